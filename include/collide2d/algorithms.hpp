@@ -1,0 +1,155 @@
+// collide2d/algorithms.hpp — the named algorithms, usable on their own: GJK, EPA, SAT and the
+// brute-force Minkowski difference. Each can record its intermediate steps (simplices, polytope
+// expansions, axes tried) for pictures, the demo and the docs.
+//
+// Frame and sign conventions: every algorithm works in A's local frame, with B placed by
+// `b_to_a` (see inverse_compose in math.hpp). The Minkowski difference is D = B - A = {b - a}:
+// the shapes overlap exactly when D contains the origin, and the closest point of D to the
+// origin is `distance * normal` with the normal pointing from A to B. GJK and EPA work on the
+// shapes' cores; the callers (penetration.hpp, distance.hpp) add the rounding radii.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "collide2d/math.hpp"
+#include "collide2d/shapes.hpp"
+#include "collide2d/support.hpp"
+
+namespace collide2d {
+
+/// How an iterative algorithm stopped.
+enum class IterationStatus {
+  converged,       ///< it reached its answer within tolerance
+  iteration_cap,   ///< it hit its iteration or storage cap; the answer is its best estimate so far
+};
+
+/// One vertex of a GJK simplex or EPA polytope on the Minkowski difference B - A (A's frame).
+struct MinkowskiVertex {
+  Vec2 point_a;  ///< support point of A's core, A's frame
+  Vec2 point_b;  ///< support point of B's core, A's frame
+  Vec2 point;    ///< point_b - point_a, a point of the Minkowski difference
+};
+
+/// A GJK simplex: a point, a segment or a triangle of the Minkowski difference.
+struct Simplex {
+  std::array<MinkowskiVertex, 3> vertices{};  ///< the first `count` are in use
+  int count = 0;                              ///< 0 (empty) to 3
+};
+
+/// Warm-start memory for repeated GJK queries on the same pair: the final simplex's support
+/// points, each in its own shape's local frame, so it stays valid when the shapes move.
+struct SimplexCache {
+  std::array<Vec2, 3> local_a{};  ///< support points of A's core, A's local frame
+  std::array<Vec2, 3> local_b{};  ///< support points of B's core, B's local frame
+  int count = 0;                  ///< 0 means cold: nothing cached yet
+};
+
+/// Options for gjk(). Designated initialisers: gjk(a, b, b_to_a, {.cache = &cache}).
+struct GjkOptions {
+  int max_iterations = 64;                  ///< cap on support evaluations; hitting it is reported
+  SimplexCache* cache = nullptr;            ///< read as a warm start and written back, when given
+  std::vector<Simplex>* trace = nullptr;    ///< when given, receives the simplex after each step
+  /// Stop as soon as the cores are proven farther apart than this (the boolean overlap query
+  /// passes the radii sum); negative means never stop early.
+  Real separation_limit = -1;
+};
+
+/// What GJK found between the cores of A and B.
+struct GjkResult {
+  Real distance = 0;        ///< distance between the cores (>= 0, 0 when they overlap or touch)
+  Vec2 point_a;             ///< closest point on A's core, A's frame
+  Vec2 point_b;             ///< closest point on B's core, A's frame
+  Vec2 normal;              ///< unit vector from point_a to point_b; zero when overlapping
+  bool overlapping = false; ///< the cores share a point (distance within the tolerance of 0)
+  bool stopped_early = false; ///< stopped at options.separation_limit; distance is a lower bound then
+  Simplex simplex;          ///< the final simplex, the starting point for EPA
+  Real tolerance = 0;       ///< the size-scaled tolerance used (length units)
+  int iterations = 0;       ///< support evaluations made
+  IterationStatus status = IterationStatus::converged;
+};
+
+/// GJK distance between the cores of A and B (Gilbert, Johnson, Keerthi 1988, with the
+/// barycentric simplex solver of Ericson's "Real-Time Collision Detection" §9.5). Stops when a
+/// step makes no progress, when the simplex encloses the origin, at the separation limit, or
+/// at the iteration cap (reported in `status`).
+template <ConvexSupport A, ConvexSupport B>
+GjkResult gjk(const A& a, const B& b, const Transform& b_to_a, const GjkOptions& options = {});
+
+/// Options for epa().
+struct EpaOptions {
+  int max_iterations = 64;                          ///< cap on expansions; hitting it is reported
+  std::vector<std::vector<Vec2>>* trace = nullptr;  ///< when given, receives the polytope after each expansion
+};
+
+/// The penetration of A's and B's cores that EPA found.
+struct EpaResult {
+  Real depth = 0;      ///< core penetration depth (>= 0); moving B by depth * normal makes the cores touch
+  Vec2 normal{1, 0};   ///< unit vector from A to B, A's frame; +x when the difference has no area
+  Vec2 point_a;        ///< deepest point of A's core inside B's core, A's frame
+  Vec2 point_b;        ///< deepest point of B's core inside A's core, A's frame; point_a - point_b = depth * normal
+  int iterations = 0;  ///< expansions made
+  IterationStatus status = IterationStatus::converged;
+};
+
+/// Largest polytope EPA keeps (vertices); reaching it ends the expansion with iteration_cap.
+inline constexpr int epa_max_vertices = 128;
+
+/// EPA, the expanding polytope algorithm (van den Bergen 2001), in 2D. Starts from GJK's final
+/// simplex in whatever state it ended (a point, a segment or a triangle, touching or deep) by
+/// first growing it into a polygon with support points along fixed and edge-normal directions;
+/// then repeatedly pushes out the polytope edge nearest the origin until the support point along
+/// its normal adds less than the tolerance. Convexity is restored after each insertion, so the
+/// polytope always contains the origin it started with. Terminates on every input.
+template <ConvexSupport A, ConvexSupport B>
+EpaResult epa(const A& a, const B& b, const Transform& b_to_a, const Simplex& start, const EpaOptions& options = {});
+
+/// One axis SAT tried.
+struct SatAxis {
+  Real separation = 0; ///< core separation along the axis: > 0 apart, < 0 overlapping by -separation
+  Vec2 normal;         ///< unit axis, A's frame, pointing from the reference shape to the other
+  int shape = 0;       ///< 0 when the axis is A's edge normal, 1 when it is B's
+  int edge = 0;        ///< the edge of that shape whose normal it is
+};
+
+/// The separating axis test for convex polygon cores: the edge normal of A or B with the
+/// largest separation (the minimum-overlap axis when they overlap). For two rectangles it
+/// tests the four axes with projected half extents, without visiting vertices. Radii are not
+/// included: subtract a.radius() + b.radius() from the separation. `trace` receives every axis tried.
+SatAxis sat(const Polygon& a, const Polygon& b, const Transform& b_to_a, std::vector<SatAxis>* trace = nullptr);
+
+/// The Minkowski difference B - A by brute force, for learners and as a cross-check.
+struct MinkowskiDifference {
+  std::vector<Vec2> all_points;   ///< every difference b_j - a_i of core vertices, A's frame
+  std::vector<Vec2> hull;         ///< their convex hull, counter-clockwise (1 or 2 points when degenerate)
+  Real radius = 0;                ///< the sum of the rounding radii: the true difference is `hull` swept by it
+  bool contains_origin = false;   ///< the origin is inside or on the boundary (the shapes overlap or touch)
+  Real signed_distance = 0;       ///< distance from the origin to the boundary: > 0 outside, < 0 inside (-depth)
+  Vec2 closest_point;             ///< the boundary point nearest the origin
+  Vec2 normal{1, 0};              ///< unit normal from A to B: the direction B must move to separate or stay apart
+};
+
+/// The Minkowski difference of two shapes' cores (vertex lists: a circle's centre, a segment's
+/// or capsule's two ends, a polygon's vertices), with B placed by b_to_a. O(n m log(n m)).
+MinkowskiDifference minkowski_difference(const Shape& a, const Shape& b, const Transform& b_to_a);
+
+/// The way out of an overlap along a line of motion, read off the Minkowski difference.
+struct MinkowskiExit {
+  Vec2 hit_point;       ///< where the ray from the origin along the motion leaves the difference
+  Vec2 translation_b;   ///< move B by this (= -hit_point) and the shapes touch: B backs out along its motion
+  Vec2 surface_normal;  ///< outward unit normal of the difference at hit_point (points into A's side of the contact)
+  Vec2 slide;           ///< the motion with its component into the surface removed: what is left to slide along
+};
+
+/// B moved by `motion_b` and now overlaps A: cast the motion from the origin to the boundary of
+/// the difference, back B out by that much, and project the motion onto the edge it hit — the
+/// push-out-and-slide method game programmers use on slopes. Exact for rounded differences.
+/// Empty when the origin is outside the difference or the motion is zero.
+std::optional<MinkowskiExit> minkowski_exit(const MinkowskiDifference& difference, Vec2 motion_b);
+
+}  // namespace collide2d
+
+#include "collide2d/detail/gjk_epa.hpp"

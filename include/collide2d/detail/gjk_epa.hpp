@@ -1,0 +1,301 @@
+// collide2d/detail/gjk_epa.hpp — template bodies of gjk() and epa(); include algorithms.hpp instead.
+//
+// GJK outline (Gilbert, Johnson & Keerthi 1988; Ericson, "Real-Time Collision Detection" §9.5):
+//   1. start from the cached simplex, or one support point of D = B - A toward the origin;
+//   2. reduce the simplex to the sub-simplex nearest the origin (barycentric Voronoi tests) and
+//      take its closest point v;
+//   3. stop if the simplex is a triangle (origin enclosed) or v is within tolerance of the origin;
+//   4. take w = support_D(-v); stop if w brings no progress (the lower bound v·w/|v| meets |v|),
+//      repeats a simplex vertex, or proves the separation limit; else add w and go to 2.
+// EPA outline (van den Bergen, "Proximity queries and penetration depth computation on 3D game
+// objects", GDC 2001; Box2D-lite and dyn4j use the 2D form):
+//   1. grow GJK's simplex into a convex polygon around the origin with extra support points;
+//   2. find the polygon edge nearest the origin; take the support point along its outward normal;
+//   3. stop when it lies within tolerance of the edge; else insert it, drop vertices that became
+//      reflex, and go to 2.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+
+#include "collide2d/detail/monotone_chain.hpp"
+
+namespace collide2d {
+namespace detail {
+
+/// A support point of D = B - A along `direction` (A's frame).
+template <ConvexSupport A, ConvexSupport B>
+MinkowskiVertex minkowski_support(const A& a, const B& b, const Transform& b_to_a, Vec2 direction) {
+  MinkowskiVertex vertex;
+  vertex.point_a = a.support(-direction);
+  vertex.point_b = transformed_support(b, b_to_a, direction);
+  vertex.point = vertex.point_b - vertex.point_a;
+  return vertex;
+}
+
+/// The largest coordinate magnitude of a vertex's support points: tolerances scale with it.
+inline Real coordinate_scale(const MinkowskiVertex& vertex) {
+  return std::max({std::abs(vertex.point_a.x), std::abs(vertex.point_a.y), std::abs(vertex.point_b.x),
+                   std::abs(vertex.point_b.y)});
+}
+
+/// Reduces `simplex` to the sub-simplex whose Voronoi region holds the origin and returns the
+/// closest point to the origin, with the barycentric weight of each remaining vertex.
+inline Vec2 reduce_simplex(Simplex& simplex, std::array<Real, 3>& weights) {
+  auto keep_vertex = [&](int index) {
+    simplex.vertices[0] = simplex.vertices[index];
+    simplex.count = 1;
+    weights = {1, 0, 0};
+    return simplex.vertices[0].point;
+  };
+  auto keep_edge = [&](int first, int second, Real weight_first, Real weight_second) {
+    MinkowskiVertex p = simplex.vertices[first], q = simplex.vertices[second];
+    simplex.vertices[0] = p;
+    simplex.vertices[1] = q;
+    simplex.count = 2;
+    Real total = weight_first + weight_second;
+    weights = {weight_first / total, weight_second / total, 0};
+    return weights[0] * p.point + weights[1] * q.point;
+  };
+  const Vec2 w1 = simplex.vertices[0].point;
+  if (simplex.count == 1) {
+    weights = {1, 0, 0};
+    return w1;
+  }
+  const Vec2 w2 = simplex.vertices[1].point;
+  // Edge 12: the weight of w1 is the origin's projection measured from w2, and vice versa.
+  const Vec2 e12 = w2 - w1;
+  const Real d12_1 = dot(w2, e12), d12_2 = -dot(w1, e12);
+  if (simplex.count == 2) {
+    if (d12_2 <= 0) return keep_vertex(0);
+    if (d12_1 <= 0) return keep_vertex(1);
+    return keep_edge(0, 1, d12_1, d12_2);
+  }
+  const Vec2 w3 = simplex.vertices[2].point;
+  const Vec2 e13 = w3 - w1, e23 = w3 - w2;
+  const Real d13_1 = dot(w3, e13), d13_2 = -dot(w1, e13);
+  const Real d23_1 = dot(w3, e23), d23_2 = -dot(w2, e23);
+  const Real signed_area = cross(e12, e13);
+  const Real d123_1 = signed_area * cross(w2, w3);
+  const Real d123_2 = signed_area * cross(w3, w1);
+  const Real d123_3 = signed_area * cross(w1, w2);
+  if (d12_2 <= 0 && d13_2 <= 0) return keep_vertex(0);
+  if (d12_1 > 0 && d12_2 > 0 && d123_3 <= 0) return keep_edge(0, 1, d12_1, d12_2);
+  if (d13_1 > 0 && d13_2 > 0 && d123_2 <= 0) return keep_edge(0, 2, d13_1, d13_2);
+  if (d12_1 <= 0 && d23_2 <= 0) return keep_vertex(1);
+  if (d13_1 <= 0 && d23_1 <= 0) return keep_vertex(2);
+  if (d23_1 > 0 && d23_2 > 0 && d123_1 <= 0) return keep_edge(1, 2, d23_1, d23_2);
+  if (signed_area == 0) {  // collinear triangle: the nearest of its three edges' closest points
+    std::array<Real, 3> best_weights{};
+    Simplex best = simplex;
+    Real best_distance = -1;
+    const int edges[3][2] = {{0, 1}, {0, 2}, {1, 2}};
+    for (const auto& edge : edges) {
+      Simplex candidate;
+      candidate.vertices = {simplex.vertices[edge[0]], simplex.vertices[edge[1]], {}};
+      candidate.count = 2;
+      std::array<Real, 3> candidate_weights{};
+      Real candidate_distance = length_squared(reduce_simplex(candidate, candidate_weights));
+      if (best_distance < 0 || candidate_distance < best_distance) {
+        best_distance = candidate_distance;
+        best = candidate;
+        best_weights = candidate_weights;
+      }
+    }
+    simplex = best;
+    weights = best_weights;
+    Vec2 closest;
+    for (int i = 0; i < simplex.count; ++i) closest += weights[i] * simplex.vertices[i].point;
+    return closest;
+  }
+  const Real total = d123_1 + d123_2 + d123_3;
+  weights = {d123_1 / total, d123_2 / total, d123_3 / total};
+  return Vec2{};  // the origin is inside the triangle
+}
+
+}  // namespace detail
+
+template <ConvexSupport A, ConvexSupport B>
+GjkResult gjk(const A& a, const B& b, const Transform& b_to_a, const GjkOptions& options) {
+  GjkResult result;
+  Simplex& simplex = result.simplex;
+  Real scale = 0;
+  if (options.cache != nullptr && options.cache->count > 0) {
+    for (int i = 0; i < options.cache->count; ++i) {
+      MinkowskiVertex& vertex = simplex.vertices[i];
+      vertex.point_a = options.cache->local_a[i];
+      vertex.point_b = transform_point(b_to_a, options.cache->local_b[i]);
+      vertex.point = vertex.point_b - vertex.point_a;
+      scale = std::max(scale, detail::coordinate_scale(vertex));
+    }
+    simplex.count = options.cache->count;
+  } else {
+    Vec2 toward_origin = -b_to_a.position;
+    if (length_squared(toward_origin) == 0) toward_origin = {1, 0};
+    simplex.vertices[0] = detail::minkowski_support(a, b, b_to_a, toward_origin);
+    simplex.count = 1;
+    result.iterations = 1;
+    scale = detail::coordinate_scale(simplex.vertices[0]);
+  }
+
+  std::array<Real, 3> weights{};
+  Vec2 closest;
+  for (;;) {
+    closest = detail::reduce_simplex(simplex, weights);
+    if (options.trace != nullptr) options.trace->push_back(simplex);
+    result.tolerance = relative_tolerance * std::max(scale, std::numeric_limits<Real>::min());
+    const Real closest_squared = length_squared(closest);
+    if (simplex.count == 3 || closest_squared <= result.tolerance * result.tolerance) {
+      result.overlapping = true;
+      break;
+    }
+    if (result.iterations >= options.max_iterations) {
+      result.status = IterationStatus::iteration_cap;
+      break;
+    }
+    const MinkowskiVertex next = detail::minkowski_support(a, b, b_to_a, -closest);
+    ++result.iterations;
+    scale = std::max(scale, detail::coordinate_scale(next));
+    const Real closest_length = std::sqrt(closest_squared);
+    const Real lower_bound = dot(next.point, closest) / closest_length;  // every point of D is at least this far
+    if (options.separation_limit >= 0 && lower_bound > options.separation_limit + result.tolerance) {
+      result.stopped_early = true;
+      break;
+    }
+    if (closest_length - lower_bound <= std::max(result.tolerance, relative_tolerance * closest_length)) break;
+    bool repeated = false;
+    for (int i = 0; i < simplex.count; ++i) repeated = repeated || simplex.vertices[i].point == next.point;
+    if (repeated) break;
+    simplex.vertices[simplex.count++] = next;
+  }
+
+  for (int i = 0; i < simplex.count; ++i) {
+    result.point_a += weights[i] * simplex.vertices[i].point_a;
+    result.point_b += weights[i] * simplex.vertices[i].point_b;
+  }
+  if (!result.overlapping) {
+    result.distance = length(closest);
+    result.normal = (Real(1) / result.distance) * closest;
+  }
+  if (options.cache != nullptr) {
+    options.cache->count = simplex.count;
+    for (int i = 0; i < simplex.count; ++i) {
+      options.cache->local_a[i] = simplex.vertices[i].point_a;
+      options.cache->local_b[i] = inverse_transform_point(b_to_a, simplex.vertices[i].point_b);
+    }
+  }
+  return result;
+}
+
+template <ConvexSupport A, ConvexSupport B>
+EpaResult epa(const A& a, const B& b, const Transform& b_to_a, const Simplex& start, const EpaOptions& options) {
+  EpaResult result;
+  std::array<MinkowskiVertex, epa_max_vertices> polytope;
+  auto support = [&](Vec2 direction) { return detail::minkowski_support(a, b, b_to_a, direction); };
+
+  // Step 1: the simplex, plus support points around it when it encloses no area.
+  std::array<MinkowskiVertex, 12> candidates;
+  int candidate_count = 0;
+  for (int i = 0; i < start.count; ++i) candidates[candidate_count++] = start.vertices[i];
+  Real scale = 0;
+  for (int i = 0; i < candidate_count; ++i) scale = std::max(scale, detail::coordinate_scale(candidates[i]));
+  const bool flat = start.count < 3 || std::abs(cross(start.vertices[1].point - start.vertices[0].point,
+                                                       start.vertices[2].point - start.vertices[0].point)) <=
+                                           relative_tolerance * scale * scale;
+  if (flat) {
+    for (Vec2 direction : {Vec2{1, 0}, Vec2{-1, 0}, Vec2{0, 1}, Vec2{0, -1}}) candidates[candidate_count++] = support(direction);
+    if (start.count >= 2) {
+      Vec2 across = left_perpendicular(start.vertices[1].point - start.vertices[0].point);
+      if (length_squared(across) > 0) {
+        candidates[candidate_count++] = support(across);
+        candidates[candidate_count++] = support(-across);
+      }
+    }
+    result.iterations = 1;
+  }
+  for (int i = 0; i < candidate_count; ++i) scale = std::max(scale, detail::coordinate_scale(candidates[i]));
+  const Real tolerance = relative_tolerance * std::max(scale, std::numeric_limits<Real>::min());
+  int count = detail::monotone_chain(candidates.data(), candidate_count, polytope.data(),
+                                     [](const MinkowskiVertex& vertex) { return vertex.point; });
+
+  auto record = [&]() {
+    if (options.trace == nullptr) return;
+    std::vector<Vec2> snapshot;
+    for (int i = 0; i < count; ++i) snapshot.push_back(polytope[i].point);
+    options.trace->push_back(std::move(snapshot));
+  };
+
+  if (count < 3) {  // the difference has no area: the cores touch along a line or at a point
+    record();
+    const MinkowskiVertex& first = polytope[0];
+    const MinkowskiVertex& last = polytope[count - 1];
+    const Vec2 along = last.point - first.point;
+    Real t = 0;
+    if (length_squared(along) > 0) {
+      t = std::clamp(-dot(first.point, along) / length_squared(along), Real(0), Real(1));
+      result.normal = normalize(left_perpendicular(along));
+    }
+    result.point_a = lerp(first.point_a, last.point_a, t);
+    result.point_b = lerp(first.point_b, last.point_b, t);
+    return result;
+  }
+
+  // Steps 2 and 3.
+  int nearest = 0;
+  Vec2 nearest_normal;
+  Real nearest_distance = 0;
+  for (;;) {
+    record();
+    nearest_distance = std::numeric_limits<Real>::max();
+    for (int i = 0; i < count; ++i) {
+      const Vec2 edge = polytope[(i + 1) % count].point - polytope[i].point;
+      const Vec2 outward = normalize(right_perpendicular(edge));
+      const Real edge_distance = dot(outward, polytope[i].point);
+      if (edge_distance < nearest_distance) {
+        nearest_distance = edge_distance;
+        nearest = i;
+        nearest_normal = outward;
+      }
+    }
+    if (result.iterations >= options.max_iterations || count == epa_max_vertices) {
+      result.status = IterationStatus::iteration_cap;
+      break;
+    }
+    const MinkowskiVertex next = support(nearest_normal);
+    ++result.iterations;
+    if (dot(next.point, nearest_normal) - nearest_distance <= tolerance) break;
+    // Insert after `nearest`, then drop neighbours the new point made reflex or collinear.
+    int inserted = nearest + 1;
+    std::copy_backward(polytope.begin() + inserted, polytope.begin() + count, polytope.begin() + count + 1);
+    polytope[inserted] = next;
+    ++count;
+    auto erase = [&](int index) {
+      std::copy(polytope.begin() + index + 1, polytope.begin() + count, polytope.begin() + index);
+      --count;
+    };
+    while (count > 3) {
+      const int before = (inserted + count - 1) % count, before_that = (inserted + count - 2) % count;
+      if (cross(polytope[before].point - polytope[before_that].point, next.point - polytope[before].point) > 0) break;
+      erase(before);
+      if (before < inserted) --inserted;
+    }
+    while (count > 3) {
+      const int after = (inserted + 1) % count, after_that = (inserted + 2) % count;
+      if (cross(polytope[after].point - next.point, polytope[after_that].point - polytope[after].point) > 0) break;
+      erase(after);
+      if (after < inserted) --inserted;
+    }
+  }
+
+  const MinkowskiVertex& first = polytope[nearest];
+  const MinkowskiVertex& second = polytope[(nearest + 1) % count];
+  const Vec2 edge = second.point - first.point;
+  const Real t = std::clamp(-dot(first.point, edge) / length_squared(edge), Real(0), Real(1));
+  result.depth = std::max(nearest_distance, Real(0));
+  result.normal = -nearest_normal;
+  result.point_a = lerp(first.point_a, second.point_a, t);
+  result.point_b = lerp(first.point_b, second.point_b, t);
+  return result;
+}
+
+}  // namespace collide2d

@@ -1,0 +1,70 @@
+// collide2d/manifold.hpp — contact manifolds: the contact normal and up to two contact points.
+//
+// Polygon-like pairs (polygons, capsules and segments as two-vertex polygons) use SAT to find the
+// reference face and clip the incident edge against it; circles are analytic. One overload is
+// written per unordered pair of shapes; the mirrored order is a single template that swaps the
+// arguments and flips the normal, and a pair with no overload is a compile error.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "collide2d/math.hpp"
+#include "collide2d/shapes.hpp"
+
+namespace collide2d {
+
+/// One contact point of a manifold.
+struct ManifoldPoint {
+  Vec2 point;            ///< world point midway between the two surfaces at this contact
+  Real separation = 0;   ///< signed gap between the surfaces along the normal: < 0 overlapping, > 0 apart
+  std::uint32_t id = 0;  ///< which features (edges, vertices) made the point; unchanged under small motion
+};
+
+/// A contact manifold between shapes A and B.
+struct Manifold {
+  Vec2 normal;                            ///< world unit normal from A to B; meaningless when point_count is 0
+  std::array<ManifoldPoint, 2> points{};  ///< the first point_count are in use
+  int point_count = 0;                    ///< 0 (apart beyond the speculative distance), 1 or 2
+};
+
+/// Options for collide().
+struct CollideOptions {
+  /// Keep contact points whose separation is at most this (length units, >= 0); 0 reports only
+  /// overlapping and touching points.
+  Real speculative_distance = 0;
+};
+
+/// The canonical pairs, in the order Circle, Capsule, Segment, Polygon.
+Manifold collide(const Circle& a, const Transform& transform_a, const Circle& b, const Transform& transform_b, const CollideOptions& options = {});
+Manifold collide(const Circle& a, const Transform& transform_a, const Capsule& b, const Transform& transform_b, const CollideOptions& options = {});
+Manifold collide(const Circle& a, const Transform& transform_a, const Segment& b, const Transform& transform_b, const CollideOptions& options = {});
+Manifold collide(const Circle& a, const Transform& transform_a, const Polygon& b, const Transform& transform_b, const CollideOptions& options = {});
+Manifold collide(const Capsule& a, const Transform& transform_a, const Capsule& b, const Transform& transform_b, const CollideOptions& options = {});
+Manifold collide(const Capsule& a, const Transform& transform_a, const Segment& b, const Transform& transform_b, const CollideOptions& options = {});
+Manifold collide(const Capsule& a, const Transform& transform_a, const Polygon& b, const Transform& transform_b, const CollideOptions& options = {});
+Manifold collide(const Segment& a, const Transform& transform_a, const Segment& b, const Transform& transform_b, const CollideOptions& options = {});
+Manifold collide(const Segment& a, const Transform& transform_a, const Polygon& b, const Transform& transform_b, const CollideOptions& options = {});
+Manifold collide(const Polygon& a, const Transform& transform_a, const Polygon& b, const Transform& transform_b, const CollideOptions& options = {});
+
+/// Position of each shape type in the canonical pair order; unspecialised types have none.
+template <class S>
+inline constexpr int shape_rank = -1;
+template <> inline constexpr int shape_rank<Circle> = 0;
+template <> inline constexpr int shape_rank<Capsule> = 1;
+template <> inline constexpr int shape_rank<Segment> = 2;
+template <> inline constexpr int shape_rank<Polygon> = 3;
+
+/// The mirrored pairs: computes the canonical pair and flips the normal.
+template <class A, class B>
+  requires(shape_rank<A> > shape_rank<B> && shape_rank<B> >= 0)
+Manifold collide(const A& a, const Transform& transform_a, const B& b, const Transform& transform_b, const CollideOptions& options = {}) {
+  Manifold manifold = collide(b, transform_b, a, transform_a, options);
+  manifold.normal = -manifold.normal;
+  return manifold;
+}
+
+/// Any pair of shapes.
+Manifold collide(const Shape& a, const Transform& transform_a, const Shape& b, const Transform& transform_b, const CollideOptions& options = {});
+
+}  // namespace collide2d

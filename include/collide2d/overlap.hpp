@@ -1,0 +1,31 @@
+// collide2d/overlap.hpp — do two shapes share a point?
+#pragma once
+
+#include <type_traits>
+
+#include "collide2d/algorithms.hpp"
+
+namespace collide2d {
+
+/// True when A and B (world placements transform_a, transform_b) overlap or touch. Touching
+/// within the pair tolerance (docs/conventions.md) counts. Circles are analytic; every other
+/// pair runs GJK on the cores and stops as soon as a separating direction beyond the radii is
+/// found. Works for any ConvexSupport shape.
+template <ConvexSupport A, ConvexSupport B>
+[[nodiscard]] bool overlap(const A& a, const Transform& transform_a, const B& b, const Transform& transform_b) {
+  const Transform b_to_a = inverse_compose(transform_a, transform_b);
+  const Real radii = a.rounding_radius() + b.rounding_radius();
+  if constexpr (std::is_same_v<A, Circle> && std::is_same_v<B, Circle>) {
+    const Vec2 offset = transform_point(b_to_a, b.center) - a.center;
+    const Real tolerance = relative_tolerance * (length(a.center) + length(b.center) + length(b_to_a.position) + radii);
+    return length(offset) <= radii + tolerance;
+  } else {
+    const GjkResult cores = gjk(a, b, b_to_a, {.separation_limit = radii});
+    return !cores.stopped_early && cores.distance <= radii + cores.tolerance;
+  }
+}
+
+/// overlap() for any pair of shapes held in the Shape variant.
+[[nodiscard]] bool overlap(const Shape& a, const Transform& transform_a, const Shape& b, const Transform& transform_b);
+
+}  // namespace collide2d

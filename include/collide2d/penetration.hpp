@@ -1,0 +1,54 @@
+// collide2d/penetration.hpp — how deep two shapes overlap and along which direction.
+#pragma once
+
+#include <optional>
+
+#include "collide2d/algorithms.hpp"
+
+namespace collide2d {
+
+/// The minimum translation separating two overlapping shapes.
+struct Penetration {
+  Real depth = 0;  ///< overlap depth (>= 0; 0 when touching), length units
+  Vec2 normal;     ///< world unit normal from A to B: moving B by depth * normal (or A by -depth * normal) separates them
+  Vec2 point_a;    ///< world point of A deepest inside B
+  Vec2 point_b;    ///< world point of B deepest inside A; point_a - point_b = depth * normal
+  IterationStatus status = IterationStatus::converged;  ///< iteration_cap when GJK or EPA stopped at its cap
+};
+
+/// Depth, normal and witness points when A and B overlap or touch; empty when they are apart.
+/// GJK on the cores decides; if the cores are apart the radii overlap and the answer is the core
+/// closest points pushed out by the radii; if the cores overlap, EPA gives the core penetration,
+/// to which the radii add. Circles are analytic (concentric circles report the normal +x of A).
+template <ConvexSupport A, ConvexSupport B>
+[[nodiscard]] std::optional<Penetration> penetration(const A& a, const Transform& transform_a, const B& b,
+                                                     const Transform& transform_b) {
+  const Transform b_to_a = inverse_compose(transform_a, transform_b);
+  const Real radius_a = a.rounding_radius(), radius_b = b.rounding_radius();
+  const GjkResult cores = gjk(a, b, b_to_a);
+  if (cores.distance > radius_a + radius_b + cores.tolerance) return std::nullopt;
+  Penetration result;
+  Vec2 point_a = cores.point_a, point_b = cores.point_b;
+  Vec2 normal = cores.normal;
+  Real core_depth = -cores.distance;
+  result.status = cores.status;
+  if (cores.overlapping) {
+    const EpaResult expansion = epa(a, b, b_to_a, cores.simplex);
+    point_a = expansion.point_a;
+    point_b = expansion.point_b;
+    normal = expansion.normal;
+    core_depth = expansion.depth;
+    if (expansion.status == IterationStatus::iteration_cap) result.status = IterationStatus::iteration_cap;
+  }
+  result.depth = std::max(core_depth + radius_a + radius_b, Real(0));
+  result.normal = rotate(transform_a.rotation, normal);
+  result.point_a = transform_point(transform_a, point_a + radius_a * normal);
+  result.point_b = transform_point(transform_a, point_b - radius_b * normal);
+  return result;
+}
+
+/// penetration() for any pair of shapes held in the Shape variant.
+[[nodiscard]] std::optional<Penetration> penetration(const Shape& a, const Transform& transform_a, const Shape& b,
+                                                     const Transform& transform_b);
+
+}  // namespace collide2d

@@ -1,0 +1,230 @@
+// manifold.cpp — contact manifolds for every pair of shapes.
+//
+// Polygon-like pairs (clipping after Catto, "Contact Manifolds", GDC 2007, as in Box2D's
+// b2CollidePolygons), all in A's frame:
+//   1. SAT gives the best axis of A and of B; beyond the radii plus the speculative distance, no contact.
+//   2. The reference face is A's best edge unless B's separates more by a small hysteresis, so
+//      the choice does not flicker between frames.
+//   3. Rounded shapes whose cores are apart touch through their radii: GJK on the cores gives the
+//      true normal; unless it matches the reference face normal, the manifold is the single
+//      closest-point pair (this is where rounded corners meet).
+//   4. Otherwise the incident edge is the edge of the other shape most opposed to the reference
+//      normal; it is clipped to the reference face's side planes, and each clipped end closer
+//      than the speculative distance becomes a point midway between the surfaces.
+// Circles against polygon-like shapes: the face of largest separation and its Voronoi regions
+// (face, either end vertex) give the closest core feature; circle against circle is analytic.
+#include "collide2d/manifold.hpp"
+
+#include <cmath>
+
+#include "collide2d/algorithms.hpp"
+#include "polygon_view.hpp"
+
+namespace collide2d {
+namespace {
+
+using detail::PolygonView;
+using detail::SegmentCore;
+
+/// Feature id of a clipped point: reference edge, incident edge, which incident end, whether B
+/// held the reference face, and the kind of contact. Unique for shapes of up to 2048 vertices.
+enum class ContactKind : std::uint32_t { clipped = 0, closest_points = 1, circle = 2 };
+std::uint32_t feature_id(ContactKind kind, int reference_feature, int incident_feature, int end, bool b_is_reference) {
+  return (static_cast<std::uint32_t>(reference_feature) & 0x7FFu) | (static_cast<std::uint32_t>(incident_feature) & 0x7FFu) << 11 |
+         static_cast<std::uint32_t>(end & 1) << 22 | static_cast<std::uint32_t>(b_is_reference) << 23 |
+         static_cast<std::uint32_t>(kind) << 24;
+}
+
+/// Pair tolerance in length units: the relative tolerance of the coordinates involved.
+Real pair_tolerance(Real reach_a, Real reach_b, const Transform& b_to_a) {
+  return relative_tolerance * (reach_a + reach_b + length(b_to_a.position));
+}
+
+/// Expresses an A-frame manifold in world coordinates.
+Manifold to_world(Manifold manifold, const Transform& transform_a) {
+  manifold.normal = rotate(transform_a.rotation, manifold.normal);
+  for (int i = 0; i < manifold.point_count; ++i) manifold.points[i].point = transform_point(transform_a, manifold.points[i].point);
+  return manifold;
+}
+
+/// The single contact between two closest core points, radii applied (A's frame).
+Manifold closest_point_contact(Vec2 core_a, Vec2 core_b, Vec2 normal, Real core_distance, Real radius_a, Real radius_b,
+                               std::uint32_t id) {
+  Manifold manifold;
+  manifold.normal = normal;
+  const Vec2 surface_a = core_a + radius_a * normal, surface_b = core_b - radius_b * normal;
+  manifold.points[0] = {Real(0.5) * (surface_a + surface_b), core_distance - radius_a - radius_b, id};
+  manifold.point_count = 1;
+  return manifold;
+}
+
+Manifold collide_views(const PolygonView& a, const PolygonView& b, const Transform& b_to_a, const CollideOptions& options) {
+  const Real tolerance = pair_tolerance(a.reach(), b.reach(), b_to_a);
+  const Real radii = a.radius + b.radius;
+  const Real keep_within = radii + options.speculative_distance + tolerance;
+  const detail::SatAxes axes = detail::find_separating_axes(a, b, b_to_a, nullptr);
+  if (axes.of_a.separation > keep_within || axes.of_b.separation > keep_within) return {};
+
+  const bool b_is_reference = axes.of_b.separation > axes.of_a.separation + 16 * tolerance;
+  const SatAxis& reference_axis = b_is_reference ? axes.of_b : axes.of_a;
+  const Vec2 reference_normal_in_a = b_is_reference ? -reference_axis.normal : reference_axis.normal;  // A to B
+
+  if (radii > 0 && reference_axis.separation > tolerance) {
+    const GjkResult cores = gjk(a, b, b_to_a);
+    if (cores.distance > keep_within) return {};
+    if (!cores.overlapping && dot(cores.normal, reference_normal_in_a) < Real(0.9995)) {
+      return closest_point_contact(cores.point_a, cores.point_b, cores.normal, cores.distance, a.radius, b.radius,
+                                   feature_id(ContactKind::closest_points, axes.of_a.edge, axes.of_b.edge, 0, false));
+    }
+  }
+
+  // Clip in the reference shape's frame.
+  const PolygonView& reference = b_is_reference ? b : a;
+  const PolygonView& incident = b_is_reference ? a : b;
+  const Transform incident_to_reference = b_is_reference ? inverse_compose(b_to_a, Transform{}) : b_to_a;
+  const int reference_edge = reference_axis.edge;
+  const Vec2 normal = reference.normals[reference_edge];
+  const Vec2 v1 = reference.vertices[reference_edge];
+  const Vec2 v2 = reference.vertices[(reference_edge + 1) % reference.count()];
+
+  // The incident edge is one of the two edges at the incident vertex deepest along -normal.
+  const Vec2 normal_in_incident = inverse_rotate(incident_to_reference.rotation, normal);
+  const int deepest = incident.support_index(-normal_in_incident);
+  const int before = (deepest + incident.count() - 1) % incident.count();
+  const int incident_edge =
+      dot(incident.normals[before], normal_in_incident) < dot(incident.normals[deepest], normal_in_incident) ? before : deepest;
+  std::array<Vec2, 2> ends = {transform_point(incident_to_reference, incident.vertices[incident_edge]),
+                              transform_point(incident_to_reference, incident.vertices[(incident_edge + 1) % incident.count()])};
+
+  const Vec2 tangent = normalize(v2 - v1);
+  const Real lower = dot(tangent, v1), upper = dot(tangent, v2);
+  std::array<Real, 2> along = {dot(tangent, ends[0]), dot(tangent, ends[1])};
+  if ((along[0] < lower && along[1] < lower) || (along[0] > upper && along[1] > upper)) return {};
+  const std::array<Vec2, 2> original = ends;
+  for (int end = 0; end < 2; ++end) {
+    const int other = 1 - end;
+    if (along[end] < lower) ends[end] = lerp(original[end], original[other], (lower - along[end]) / (along[other] - along[end]));
+    if (along[end] > upper) ends[end] = lerp(original[end], original[other], (along[end] - upper) / (along[end] - along[other]));
+  }
+
+  Manifold manifold;
+  manifold.normal = reference_normal_in_a;
+  for (int end = 0; end < 2; ++end) {
+    const Real core_separation = dot(normal, ends[end] - v1);
+    const Real separation = core_separation - radii;
+    if (separation > options.speculative_distance + tolerance) continue;
+    // Midway between the incident surface (pulled back by its radius) and the reference surface.
+    const Vec2 midpoint = ends[end] - Real(0.5) * (incident.radius + core_separation - reference.radius) * normal;
+    ManifoldPoint& point = manifold.points[manifold.point_count++];
+    point.point = b_is_reference ? transform_point(b_to_a, midpoint) : midpoint;
+    point.separation = separation;
+    point.id = feature_id(ContactKind::clipped, reference_edge, incident_edge, end, b_is_reference);
+  }
+  return manifold;
+}
+
+/// A circle (centre given in the view's frame) against a polygon-like shape; normal from the view to the circle.
+Manifold collide_view_circle(const PolygonView& shape, Vec2 center, Real circle_radius, const Real tolerance,
+                             const CollideOptions& options) {
+  const Real radii = shape.radius + circle_radius;
+  int face = 0;
+  Real face_separation = -std::numeric_limits<Real>::max();
+  for (int i = 0; i < shape.count(); ++i) {
+    const Real separation = dot(shape.normals[i], center - shape.vertices[i]);
+    if (separation > face_separation) {
+      face_separation = separation;
+      face = i;
+    }
+  }
+  const Real keep_within = radii + options.speculative_distance + tolerance;
+  if (face_separation > keep_within) return {};
+  const Vec2 v1 = shape.vertices[face], v2 = shape.vertices[(face + 1) % shape.count()];
+  Vec2 core_point = center - face_separation * shape.normals[face];
+  Vec2 normal = shape.normals[face];
+  Real core_distance = face_separation;
+  int feature = face;
+  if (face_separation > tolerance) {  // outside the core: the face or one of its end vertices is closest
+    const Real past_v1 = dot(center - v1, v2 - v1), past_v2 = dot(center - v2, v1 - v2);
+    if (past_v1 <= 0 || past_v2 <= 0) {
+      core_point = past_v1 <= 0 ? v1 : v2;
+      feature = past_v1 <= 0 ? face : (face + 1) % shape.count();
+      core_distance = distance(core_point, center);
+      if (core_distance > keep_within) return {};
+      normal = (Real(1) / core_distance) * (center - core_point);
+      feature += 0x400;  // a vertex, not a face
+    }
+  }
+  Manifold manifold;
+  manifold.normal = normal;
+  const Vec2 surface_shape = core_point + shape.radius * normal;
+  const Vec2 surface_circle = center - circle_radius * normal;
+  manifold.points[0] = {Real(0.5) * (surface_shape + surface_circle), core_distance - radii,
+                        feature_id(ContactKind::circle, feature, 0, 0, false)};
+  manifold.point_count = 1;
+  return manifold;
+}
+
+/// Circle A against a polygon-like B, normal from A to B, world frame.
+Manifold collide_circle_with(const Circle& a, const Transform& transform_a, const PolygonView& b, const Transform& transform_b,
+                             const CollideOptions& options) {
+  const Transform a_to_b = inverse_compose(transform_b, transform_a);
+  const Real tolerance = pair_tolerance(size_scale(a), b.reach(), a_to_b);
+  Manifold manifold = collide_view_circle(b, transform_point(a_to_b, a.center), a.radius, tolerance, options);
+  manifold.normal = -manifold.normal;  // the view-to-circle normal, turned to run from A (the circle) to B
+  return to_world(manifold, transform_b);
+}
+
+/// Two polygon-like shapes, world frame.
+Manifold collide_polygon_views(const PolygonView& a, const Transform& transform_a, const PolygonView& b,
+                               const Transform& transform_b, const CollideOptions& options) {
+  return to_world(collide_views(a, b, inverse_compose(transform_a, transform_b), options), transform_a);
+}
+
+}  // namespace
+
+Manifold collide(const Circle& a, const Transform& transform_a, const Circle& b, const Transform& transform_b, const CollideOptions& options) {
+  const Transform b_to_a = inverse_compose(transform_a, transform_b);
+  const Real tolerance = pair_tolerance(size_scale(a), size_scale(b), b_to_a);
+  const Vec2 center_b = transform_point(b_to_a, b.center);
+  const Vec2 offset = center_b - a.center;
+  const Real center_distance = length(offset);
+  if (center_distance - a.radius - b.radius > options.speculative_distance + tolerance) return {};
+  const Vec2 normal = center_distance > 0 ? (Real(1) / center_distance) * offset : Vec2{1, 0};
+  return to_world(closest_point_contact(a.center, center_b, normal, center_distance, a.radius, b.radius,
+                                        feature_id(ContactKind::circle, 0, 0, 0, false)),
+                  transform_a);
+}
+Manifold collide(const Circle& a, const Transform& transform_a, const Capsule& b, const Transform& transform_b, const CollideOptions& options) {
+  return collide_circle_with(a, transform_a, SegmentCore(b.a, b.b).view(b.radius), transform_b, options);
+}
+Manifold collide(const Circle& a, const Transform& transform_a, const Segment& b, const Transform& transform_b, const CollideOptions& options) {
+  return collide_circle_with(a, transform_a, SegmentCore(b.a, b.b).view(0), transform_b, options);
+}
+Manifold collide(const Circle& a, const Transform& transform_a, const Polygon& b, const Transform& transform_b, const CollideOptions& options) {
+  return collide_circle_with(a, transform_a, detail::view_of(b), transform_b, options);
+}
+Manifold collide(const Capsule& a, const Transform& transform_a, const Capsule& b, const Transform& transform_b, const CollideOptions& options) {
+  return collide_polygon_views(SegmentCore(a.a, a.b).view(a.radius), transform_a, SegmentCore(b.a, b.b).view(b.radius), transform_b, options);
+}
+Manifold collide(const Capsule& a, const Transform& transform_a, const Segment& b, const Transform& transform_b, const CollideOptions& options) {
+  return collide_polygon_views(SegmentCore(a.a, a.b).view(a.radius), transform_a, SegmentCore(b.a, b.b).view(0), transform_b, options);
+}
+Manifold collide(const Capsule& a, const Transform& transform_a, const Polygon& b, const Transform& transform_b, const CollideOptions& options) {
+  return collide_polygon_views(SegmentCore(a.a, a.b).view(a.radius), transform_a, detail::view_of(b), transform_b, options);
+}
+Manifold collide(const Segment& a, const Transform& transform_a, const Segment& b, const Transform& transform_b, const CollideOptions& options) {
+  return collide_polygon_views(SegmentCore(a.a, a.b).view(0), transform_a, SegmentCore(b.a, b.b).view(0), transform_b, options);
+}
+Manifold collide(const Segment& a, const Transform& transform_a, const Polygon& b, const Transform& transform_b, const CollideOptions& options) {
+  return collide_polygon_views(SegmentCore(a.a, a.b).view(0), transform_a, detail::view_of(b), transform_b, options);
+}
+Manifold collide(const Polygon& a, const Transform& transform_a, const Polygon& b, const Transform& transform_b, const CollideOptions& options) {
+  return collide_polygon_views(detail::view_of(a), transform_a, detail::view_of(b), transform_b, options);
+}
+
+Manifold collide(const Shape& a, const Transform& transform_a, const Shape& b, const Transform& transform_b, const CollideOptions& options) {
+  return std::visit([&](const auto& shape_a, const auto& shape_b) { return collide(shape_a, transform_a, shape_b, transform_b, options); },
+                    a, b);
+}
+
+}  // namespace collide2d

@@ -1,0 +1,58 @@
+// polygon_view.hpp (private) — polygons, capsules and segments seen alike as convex vertex
+// lists with outward normals and a rounding radius, so SAT and clipping are written once. A
+// capsule or segment is a two-vertex polygon whose two "edges" run there and back.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <span>
+
+#include "collide2d/algorithms.hpp"
+#include "collide2d/shapes.hpp"
+
+namespace collide2d::detail {
+
+struct PolygonView {
+  std::span<const Vec2> vertices;     // counter-clockwise core vertices, local frame
+  std::span<const Vec2> normals;      // outward unit normal of edge i (vertex i to i+1)
+  Real radius = 0;                    // rounding radius
+  const Polygon* polygon = nullptr;   // the polygon viewed, for its fast support; null for segments
+
+  int count() const { return static_cast<int>(vertices.size()); }
+  int support_index(Vec2 direction) const {
+    if (polygon != nullptr) return polygon->support_index(direction);
+    return dot(vertices[1] - vertices[0], direction) > 0 ? 1 : 0;
+  }
+  Vec2 support(Vec2 direction) const { return vertices[support_index(direction)]; }
+  Real rounding_radius() const { return radius; }
+  // Largest distance of a vertex from the local origin plus the radius.
+  Real reach() const {
+    if (polygon != nullptr) return size_scale(*polygon);
+    return std::max(length(vertices[0]), length(vertices[1])) + radius;
+  }
+};
+
+// Storage for the two vertices and normals of a segment core; views point into it.
+struct SegmentCore {
+  std::array<Vec2, 2> vertices;
+  std::array<Vec2, 2> normals;
+  SegmentCore(Vec2 a, Vec2 b) : vertices{a, b} {
+    Vec2 direction = normalize(b - a);
+    if (length_squared(direction) == 0) direction = {1, 0};
+    normals = {right_perpendicular(direction), left_perpendicular(direction)};
+  }
+  PolygonView view(Real radius) const { return {vertices, normals, radius, nullptr}; }
+};
+
+inline PolygonView view_of(const Polygon& polygon) {
+  return {polygon.vertices(), polygon.normals(), polygon.radius(), &polygon};
+}
+
+// The best separating axis of each shape (edge normals of A, edge normals of B).
+struct SatAxes {
+  SatAxis of_a;  // A's edge normal with the largest separation, A's frame
+  SatAxis of_b;  // B's edge normal with the largest separation, normal in A's frame (pointing from B to A)
+};
+SatAxes find_separating_axes(const PolygonView& a, const PolygonView& b, const Transform& b_to_a, std::vector<SatAxis>* trace);
+
+}  // namespace collide2d::detail
