@@ -1,0 +1,12 @@
+# Fails when the README's quick-start block and examples/quick_start.cpp differ.
+file(READ ${SOURCE_DIR}/README.md readme)
+file(READ ${SOURCE_DIR}/examples/quick_start.cpp example)
+string(REGEX MATCH "<!-- quick-start begin -->\n```cpp\n(.*)\n```\n<!-- quick-start end -->" found "${readme}")
+if(NOT found)
+  message(FATAL_ERROR "README.md has no quick-start block")
+endif()
+string(STRIP "${CMAKE_MATCH_1}" from_readme)
+string(STRIP "${example}" from_file)
+if(NOT from_readme STREQUAL from_file)
+  message(FATAL_ERROR "README.md quick start differs from examples/quick_start.cpp")
+endif()
