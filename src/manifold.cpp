@@ -58,14 +58,12 @@ Manifold closest_point_contact(Vec2 core_a, Vec2 core_b, Vec2 normal, Real core_
   return manifold;
 }
 
-Manifold collide_views(const PolygonView& a, const PolygonView& b, const Transform& b_to_a, const CollideOptions& options) {
-  const Real tolerance = pair_tolerance(a.reach(), b.reach(), b_to_a);
+/// Steps 3 and 4 with the given reference face; empty when the incident edge lies beside the
+/// face or every clipped point is farther than the speculative distance.
+Manifold clip_against_reference(const PolygonView& a, const PolygonView& b, const Transform& b_to_a, const detail::SatAxes& axes,
+                                bool b_is_reference, Real tolerance, const CollideOptions& options) {
   const Real radii = a.radius + b.radius;
   const Real keep_within = radii + options.speculative_distance + tolerance;
-  const detail::SatAxes axes = detail::find_separating_axes(a, b, b_to_a, nullptr);
-  if (axes.of_a.separation > keep_within || axes.of_b.separation > keep_within) return {};
-
-  const bool b_is_reference = axes.of_b.separation > axes.of_a.separation + 16 * tolerance;
   const SatAxis& reference_axis = b_is_reference ? axes.of_b : axes.of_a;
   const Vec2 reference_normal_in_a = b_is_reference ? -reference_axis.normal : reference_axis.normal;  // A to B
 
@@ -99,7 +97,11 @@ Manifold collide_views(const PolygonView& a, const PolygonView& b, const Transfo
   const Vec2 tangent = normalize(v2 - v1);
   const Real lower = dot(tangent, v1), upper = dot(tangent, v2);
   std::array<Real, 2> along = {dot(tangent, ends[0]), dot(tangent, ends[1])};
-  if ((along[0] < lower && along[1] < lower) || (along[0] > upper && along[1] > upper)) return {};
+  // Beside the face by more than round-off (ends that meet the face's end exactly stay in).
+  if ((along[0] < lower - tolerance && along[1] < lower - tolerance) ||
+      (along[0] > upper + tolerance && along[1] > upper + tolerance)) {
+    return {};
+  }
   const std::array<Vec2, 2> original = ends;
   for (int end = 0; end < 2; ++end) {
     const int other = 1 - end;
@@ -119,6 +121,32 @@ Manifold collide_views(const PolygonView& a, const PolygonView& b, const Transfo
     point.point = b_is_reference ? transform_point(b_to_a, midpoint) : midpoint;
     point.separation = separation;
     point.id = feature_id(ContactKind::clipped, reference_edge, incident_edge, end, b_is_reference);
+  }
+  return manifold;
+}
+
+Manifold collide_views(const PolygonView& a, const PolygonView& b, const Transform& b_to_a, const CollideOptions& options) {
+  const Real tolerance = pair_tolerance(a.reach(), b.reach(), b_to_a);
+  const Real radii = a.radius + b.radius;
+  const Real keep_within = radii + options.speculative_distance + tolerance;
+  const detail::SatAxes axes = detail::find_separating_axes(a, b, b_to_a, nullptr);
+  if (axes.of_a.separation > keep_within || axes.of_b.separation > keep_within) return {};
+
+  const bool b_preferred = axes.of_b.separation > axes.of_a.separation + 16 * tolerance;
+  Manifold manifold = clip_against_reference(a, b, b_to_a, axes, b_preferred, tolerance, options);
+  // The hysteresis kept A's face although B's separates more: when nothing of B lies in front of
+  // A's face, that face is not the one in contact, and B's is.
+  if (manifold.point_count == 0 && !b_preferred && axes.of_b.separation > axes.of_a.separation) {
+    manifold = clip_against_reference(a, b, b_to_a, axes, true, tolerance, options);
+  }
+  if (manifold.point_count == 0) {
+    // Clipping found nothing within reach: the incident edge lies beside the reference face
+    // (collinear capsules end to end, corners apart), or its clipped ends are pulled away from a
+    // corner the cores meet at. The contact, if any, is between the closest points of the cores.
+    const GjkResult cores = gjk(a, b, b_to_a);
+    if (cores.overlapping || cores.distance > keep_within) return {};
+    return closest_point_contact(cores.point_a, cores.point_b, cores.normal, cores.distance, a.radius, b.radius,
+                                 feature_id(ContactKind::closest_points, axes.of_a.edge, axes.of_b.edge, 0, false));
   }
   return manifold;
 }
@@ -143,9 +171,12 @@ Manifold collide_view_circle(const PolygonView& shape, Vec2 center, Real circle_
   Vec2 normal = shape.normals[face];
   Real core_distance = face_separation;
   int feature = face;
-  if (face_separation > tolerance) {  // outside the core: the face or one of its end vertices is closest
+  // Outside the core: the face or one of its end vertices is closest. A two-vertex core (capsule,
+  // segment) has no end faces, so a centre on its line beyond an end shows a face separation of
+  // 0: its ends are always checked.
+  if (face_separation > tolerance || shape.count() == 2) {
     const Real past_v1 = dot(center - v1, v2 - v1), past_v2 = dot(center - v2, v1 - v2);
-    if (past_v1 <= 0 || past_v2 <= 0) {
+    if ((past_v1 <= 0 || past_v2 <= 0) && center != (past_v1 <= 0 ? v1 : v2)) {
       core_point = past_v1 <= 0 ? v1 : v2;
       feature = past_v1 <= 0 ? face : (face + 1) % shape.count();
       core_distance = distance(core_point, center);
@@ -177,6 +208,18 @@ Manifold collide_circle_with(const Circle& a, const Transform& transform_a, cons
 /// Two polygon-like shapes, world frame.
 Manifold collide_polygon_views(const PolygonView& a, const Transform& transform_a, const PolygonView& b,
                                const Transform& transform_b, const CollideOptions& options) {
+  // A zero-length capsule or segment core is a point: it has no face to clip against, so it is
+  // a circle (radius 0 for a segment) and takes the circle path.
+  auto is_point = [](const PolygonView& view) { return view.count() == 2 && view.vertices[0] == view.vertices[1]; };
+  if (is_point(a) && is_point(b)) {
+    return collide(Circle{a.vertices[0], a.radius}, transform_a, Circle{b.vertices[0], b.radius}, transform_b, options);
+  }
+  if (is_point(a)) return collide_circle_with(Circle{a.vertices[0], a.radius}, transform_a, b, transform_b, options);
+  if (is_point(b)) {
+    Manifold manifold = collide_circle_with(Circle{b.vertices[0], b.radius}, transform_b, a, transform_a, options);
+    manifold.normal = -manifold.normal;
+    return manifold;
+  }
   return to_world(collide_views(a, b, inverse_compose(transform_a, transform_b), options), transform_a);
 }
 

@@ -81,7 +81,7 @@ GjkResult gjk(const A& a, const B& b, const Transform& b_to_a, const GjkOptions&
 
 /// Options for epa().
 struct EpaOptions {
-  int max_iterations = 64;                          ///< cap on expansions; hitting it is reported
+  int max_iterations = 256;                         ///< cap on expansions; hitting it is reported
   std::vector<std::vector<Vec2>>* trace = nullptr;  ///< when given, receives the polytope after each expansion
 };
 
@@ -96,7 +96,7 @@ struct EpaResult {
 };
 
 /// Largest polytope EPA keeps (vertices); reaching it ends the expansion with iteration_cap.
-inline constexpr int epa_max_vertices = 128;
+inline constexpr int epa_max_vertices = 256;
 
 /// EPA, the expanding polytope algorithm (van den Bergen 2001), in 2D. Starts from GJK's final
 /// simplex in whatever state it ended (a point, a segment or a triangle, touching or deep) by

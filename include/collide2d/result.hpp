@@ -24,14 +24,15 @@ struct ShapeError {
   std::string message;  ///< one readable sentence naming the problem and the point
 };
 
-/// Either a value or the ShapeError explaining why there is none.
-template <class T>
+/// Either a value or the error explaining why there is none (a ShapeError unless said otherwise).
+/// `Error` must have a `message` string.
+template <class T, class Error = ShapeError>
 class Result {
  public:
   /// A successful result holding `value`.
   Result(T value) : storage_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
   /// A failed result holding `error`.
-  Result(ShapeError error) : storage_(std::move(error)) {}  // NOLINT(google-explicit-constructor)
+  Result(Error error) : storage_(std::move(error)) {}  // NOLINT(google-explicit-constructor)
 
   /// True when a value is held.
   bool has_value() const { return storage_.index() == 0; }
@@ -48,10 +49,10 @@ class Result {
     return std::get<0>(std::move(storage_));
   }
   /// The error; only meaningful when has_value() is false.
-  const ShapeError& error() const { return std::get<1>(storage_); }
+  const Error& error() const { return std::get<1>(storage_); }
 
  private:
-  std::variant<T, ShapeError> storage_;
+  std::variant<T, Error> storage_;
 };
 
 }  // namespace collide2d

@@ -140,6 +140,8 @@ GjkResult gjk(const A& a, const B& b, const Transform& b_to_a, const GjkOptions&
 
   std::array<Real, 3> weights{};
   Vec2 closest;
+  Vec2 direction;            // unit vector from the origin toward `closest`
+  Real closest_length = 0;   // distance from the origin to the simplex
   for (;;) {
     closest = detail::reduce_simplex(simplex, weights);
     if (options.trace != nullptr) options.trace->push_back(simplex);
@@ -149,17 +151,31 @@ GjkResult gjk(const A& a, const B& b, const Transform& b_to_a, const GjkOptions&
       result.overlapping = true;
       break;
     }
+    closest_length = std::sqrt(closest_squared);
+    direction = (Real(1) / closest_length) * closest;
+    if (simplex.count == 2) {
+      // For a segment take the direction from the edge's perpendicular: `closest` comes out of a
+      // cancellation with error ~ eps * |vertices|, which turns its direction by that error over
+      // its length when the segment passes near the origin, and a turned search direction can
+      // return a simplex vertex again and stop GJK far from the true distance.
+      const Vec2 first = simplex.vertices[0].point, edge = simplex.vertices[1].point - first;
+      const Real side = cross(edge, first);
+      if (side != 0) {
+        direction = normalize(side > 0 ? left_perpendicular(edge) : right_perpendicular(edge));
+        closest_length = dot(direction, first);
+      }
+    }
     if (result.iterations >= options.max_iterations) {
       result.status = IterationStatus::iteration_cap;
       break;
     }
-    const MinkowskiVertex next = detail::minkowski_support(a, b, b_to_a, -closest);
+    const MinkowskiVertex next = detail::minkowski_support(a, b, b_to_a, -direction);
     ++result.iterations;
     scale = std::max(scale, detail::coordinate_scale(next));
-    const Real closest_length = std::sqrt(closest_squared);
-    const Real lower_bound = dot(next.point, closest) / closest_length;  // every point of D is at least this far
+    const Real lower_bound = dot(next.point, direction);  // every point of D is at least this far
     if (options.separation_limit >= 0 && lower_bound > options.separation_limit + result.tolerance) {
       result.stopped_early = true;
+      closest_length = lower_bound;  // report the proven lower bound, as GjkResult documents
       break;
     }
     if (closest_length - lower_bound <= std::max(result.tolerance, relative_tolerance * closest_length)) break;
@@ -174,8 +190,8 @@ GjkResult gjk(const A& a, const B& b, const Transform& b_to_a, const GjkOptions&
     result.point_b += weights[i] * simplex.vertices[i].point_b;
   }
   if (!result.overlapping) {
-    result.distance = length(closest);
-    result.normal = (Real(1) / result.distance) * closest;
+    result.distance = closest_length;
+    result.normal = direction;
   }
   if (options.cache != nullptr) {
     options.cache->count = simplex.count;
