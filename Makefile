@@ -1,5 +1,6 @@
 # collide2d — the two commands a newcomer needs, plus a few for developers.
-#   make run    install what is missing, build, run the quick-start example
+#   make run    install what is missing, build, run `collide2d pairs` on a shipped scene and
+#               write its picture to build/pairs.svg
 #   make test   install what is missing, build, run every test (float, Release)
 .PHONY: run test test-double test-asan test-clang bench deps clean
 
@@ -11,9 +12,12 @@ deps:
 build/%/build.ninja: CMakeLists.txt CMakePresets.json
 	cmake --preset $*
 
+RUN_SCENE ?= scenes/mixed.json
+
 run: deps build/release/build.ninja
-	cmake --build --preset release --target quick_start
-	./build/release/examples/quick_start
+	cmake --build --preset release --target collide2d_cli
+	./build/release/apps/cli/collide2d pairs $(RUN_SCENE) --svg build/pairs.svg
+	@echo "picture: build/pairs.svg"
 
 test: deps build/$(PRESET)/build.ninja
 	cmake --build --preset $(PRESET)

@@ -1,0 +1,299 @@
+// collide2d — the command-line tool: check scenes, list overlapping pairs, measure distances,
+// and draw pictures. Errors go to stderr as "error: FILE:LINE:COL: message" with exit code 2.
+#include <CLI/CLI.hpp>
+#include <charconv>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "collide2d/collide2d.hpp"
+#include "collide2d/io/pairs.hpp"
+#include "collide2d/io/scene.hpp"
+#include "collide2d/io/svg.hpp"
+
+namespace {
+
+using namespace collide2d;
+using namespace collide2d::io;
+using Json = nlohmann::ordered_json;
+
+constexpr int exit_error = 2;
+
+struct Failure {
+  std::string message;  // printed after "error: "
+};
+
+/// The value with negative zero turned into zero, so outputs never show "-0".
+double without_negative_zero(Real value) { return double(value) + 0.0; }
+
+/// A number for JSON output: the shortest decimal that reads back as the same Real, so a float
+/// 0.7 prints as 0.7 rather than as the double 0.699999988079071; never "-0".
+double json_number(Real value) {
+  char buffer[40];
+  const auto written = std::to_chars(buffer, buffer + sizeof buffer - 1, value);
+  *written.ptr = '\0';
+  return std::strtod(buffer, nullptr) + 0.0;
+}
+
+Json point_json(Vec2 p) { return Json::array({json_number(p.x), json_number(p.y)}); }
+
+std::string format_number(Real value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.6g", without_negative_zero(value));
+  return buffer;
+}
+
+std::string format_point(Vec2 p) { return "(" + format_number(p.x) + ", " + format_number(p.y) + ")"; }
+
+const char* kind_of(const Shape& shape) {
+  static constexpr const char* names[] = {"circle", "capsule", "segment", "polygon"};
+  return names[shape.index()];
+}
+
+Scene load(const std::string& path, bool hull) {
+  Result<Scene, LoadError> scene = load_scene(path, {.hull = hull});
+  if (!scene) throw Failure{scene.error().message};
+  return std::move(scene).value();
+}
+
+void write_svg(const std::string& path, const std::string& svg) {
+  if (path.empty()) return;
+  const std::string problem = write_file_atomically(path, svg);
+  if (!problem.empty()) throw Failure{path + ":0:0: " + problem};
+}
+
+std::string pairs_output(const Scene& scene, const std::vector<PairReport>& pairs, const std::string& format) {
+  std::ostringstream out;
+  if (format == "json") {
+    Json document{{"bodies", scene.bodies.size()}, {"pairs", Json::array()}};
+    for (const PairReport& pair : pairs) {
+      Json entry{{"a", pair.a}, {"b", pair.b}, {"status", status_name(pair.status)}};
+      if (pair.status != PairStatus::separate) {
+        entry["depth"] = json_number(pair.depth);
+        entry["normal"] = point_json(pair.normal);
+        entry["contacts"] = Json::array();
+        for (const ManifoldPoint& contact : pair.contacts) {
+          entry["contacts"].push_back({{"point", point_json(contact.point)}, {"separation", json_number(contact.separation)}});
+        }
+      }
+      document["pairs"].push_back(entry);
+    }
+    out << document.dump(2) << "\n";
+  } else if (format == "steersuite") {
+    // SteerSuite's collisionAI lines, for every pair i < j, with (x, y) back in the (x, z) plane.
+    std::map<std::pair<int, int>, const PairReport*> by_pair;
+    for (const PairReport& pair : pairs) by_pair[{pair.a, pair.b}] = &pair;
+    const int count = static_cast<int>(scene.bodies.size());
+    for (int i = 0; i < count; ++i) {
+      for (int j = i + 1; j < count; ++j) {
+        auto found = by_pair.find({i, j});
+        if (found != by_pair.end() && found->second->status == PairStatus::overlap) {
+          const PairReport& pair = *found->second;
+          out << " Collision detected between polygon No." << i << " and No." << j << " with a penetration depth of "
+              << format_number(pair.depth) << " and penetration vector of (" << format_number(pair.normal.x) << ",0,"
+              << format_number(pair.normal.y) << ")\n";
+        } else {
+          out << " NO collision detected between polygon No." << i << " and No." << j << "\n";
+        }
+      }
+    }
+  } else {
+    out << scene.bodies.size() << " bodies, " << pairs.size() << " pairs listed\n";
+    if (!pairs.empty()) {
+      char line[200];
+      std::snprintf(line, sizeof line, "%5s %5s  %-9s %12s  %-24s %s\n", "a", "b", "status", "depth", "normal (a to b)", "contacts");
+      out << line;
+      for (const PairReport& pair : pairs) {
+        const bool apart = pair.status == PairStatus::separate;
+        std::snprintf(line, sizeof line, "%5d %5d  %-9s %12s  %-24s %zu\n", pair.a, pair.b, status_name(pair.status),
+                      apart ? "-" : format_number(pair.depth).c_str(), apart ? "-" : format_point(pair.normal).c_str(),
+                      pair.contacts.size());
+        out << line;
+      }
+    }
+  }
+  return out.str();
+}
+
+std::string distance_output(const std::vector<DistanceReport>& reports, const std::string& format) {
+  std::ostringstream out;
+  if (format == "json") {
+    Json document{{"pairs", Json::array()}};
+    for (const DistanceReport& report : reports) {
+      document["pairs"].push_back({{"a", report.a}, {"b", report.b}, {"distance", json_number(report.distance)}, {"normal", point_json(report.normal)},
+                                   {"point_a", point_json(report.point_a)}, {"point_b", point_json(report.point_b)}});
+    }
+    out << document.dump(2) << "\n";
+  } else {
+    char line[240];
+    std::snprintf(line, sizeof line, "%5s %5s %12s  %-24s %-24s %s\n", "a", "b", "distance", "normal (a to b)", "point on a", "point on b");
+    out << line;
+    for (const DistanceReport& report : reports) {
+      std::snprintf(line, sizeof line, "%5d %5d %12s  %-24s %-24s %s\n", report.a, report.b, format_number(report.distance).c_str(),
+                    format_point(report.normal).c_str(), format_point(report.point_a).c_str(), format_point(report.point_b).c_str());
+      out << line;
+    }
+  }
+  return out.str();
+}
+
+std::string check_output(const Scene& scene, const std::string& format) {
+  std::map<std::string, int> kinds;
+  std::optional<Aabb> bounds;
+  for (const Body& body : scene.bodies) {
+    ++kinds[kind_of(body.shape)];
+    const Aabb box = compute_aabb(body.shape, body.transform);
+    bounds = bounds ? bounds->merged(box) : box;
+  }
+  std::ostringstream out;
+  if (format == "json") {
+    Json document{{"valid", true}, {"bodies", scene.bodies.size()}, {"kinds", Json::object()}, {"bodies_detail", Json::array()}};
+    for (const auto& [kind, count] : kinds) document["kinds"][kind] = count;
+    if (bounds) document["bounds"] = {{"lower", point_json(bounds->lower)}, {"upper", point_json(bounds->upper)}};
+    for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
+      const Body& body = scene.bodies[i];
+      const Aabb box = compute_aabb(body.shape, body.transform);
+      Json entry{{"index", i}, {"name", body.name}, {"kind", kind_of(body.shape)}, {"position", point_json(body.transform.position)},
+                 {"angle", json_number(body.transform.rotation.angle())}, {"bounds", {{"lower", point_json(box.lower)}, {"upper", point_json(box.upper)}}}};
+      if (const auto* polygon = std::get_if<Polygon>(&body.shape)) entry["vertices"] = polygon->count();
+      document["bodies_detail"].push_back(entry);
+    }
+    out << document.dump(2) << "\n";
+  } else {
+    out << "valid scene: " << scene.bodies.size() << " bodies";
+    for (const auto& [kind, count] : kinds) out << ", " << count << " " << kind << (count == 1 ? "" : "s");
+    out << "\n";
+    if (bounds) out << "bounds: " << format_point(bounds->lower) << " to " << format_point(bounds->upper) << "\n";
+    for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
+      const Body& body = scene.bodies[i];
+      out << "  " << i << "  " << kind_of(body.shape);
+      if (const auto* polygon = std::get_if<Polygon>(&body.shape)) out << " (" << polygon->count() << " vertices)";
+      out << " at " << format_point(body.transform.position) << ", angle " << format_number(body.transform.rotation.angle());
+      if (!body.name.empty()) out << "  \"" << body.name << "\"";
+      out << "\n";
+    }
+  }
+  return out.str();
+}
+
+std::string minkowski_command(const std::string& scene_path, const Scene& scene, int a, int b, const std::string& svg_path,
+                               const std::string& format) {
+  const int count = static_cast<int>(scene.bodies.size());
+  for (int index : {a, b}) {
+    if (index < 0 || index >= count) {
+      throw Failure{scene_path + ":0:0: body " + std::to_string(index) + " does not exist (the scene has " + std::to_string(count) +
+                    " bodies)"};
+    }
+  }
+  if (a == b) throw Failure{scene_path + ":0:0: bodies A and B must differ"};
+  const Body& first = scene.bodies[static_cast<std::size_t>(a)];
+  const Body& second = scene.bodies[static_cast<std::size_t>(b)];
+  const Transform b_to_a = inverse_compose(first.transform, second.transform);
+  MinkowskiPicture picture;
+  picture.difference = minkowski_difference(first.shape, second.shape, b_to_a);
+  const GjkResult cores = std::visit(
+      [&](const auto& shape_a, const auto& shape_b) { return gjk(shape_a, shape_b, b_to_a, {.trace = &picture.gjk_simplices}); },
+      first.shape, second.shape);
+  std::optional<EpaResult> expansion;
+  if (cores.overlapping) {
+    expansion = std::visit(
+        [&](const auto& shape_a, const auto& shape_b) { return epa(shape_a, shape_b, b_to_a, cores.simplex, {.trace = &picture.epa_polytopes}); },
+        first.shape, second.shape);
+  }
+  const MinkowskiDifference& difference = picture.difference;
+  if (difference.contains_origin) picture.penetration_vector = difference.closest_point;
+  write_svg(svg_path, minkowski_picture(picture, "Minkowski difference of bodies " + std::to_string(b) + " - " + std::to_string(a)));
+
+  std::ostringstream out;
+  if (format == "json") {
+    Json document{{"a", a},
+                  {"b", b},
+                  {"frame", "body a's local frame"},
+                  {"hull", Json::array()},
+                  {"radius", json_number(difference.radius)},
+                  {"contains_origin", difference.contains_origin},
+                  {"signed_distance", json_number(difference.signed_distance)},
+                  {"closest_point", point_json(difference.closest_point)},
+                  {"normal", point_json(difference.normal)},
+                  {"gjk_steps", picture.gjk_simplices.size()},
+                  {"epa_steps", picture.epa_polytopes.size()}};
+    for (Vec2 p : difference.hull) document["hull"].push_back(point_json(p));
+    out << document.dump(2) << "\n";
+  } else {
+    out << "Minkowski difference of bodies " << b << " - " << a << " (in body " << a << "'s frame): " << difference.hull.size()
+        << " hull vertices from " << difference.all_points.size() << " vertex differences, rounding " << format_number(difference.radius) << "\n";
+    out << (difference.contains_origin ? "contains the origin: overlap, depth " : "excludes the origin: apart, distance ")
+        << format_number(std::abs(difference.signed_distance)) << ", normal a to b " << format_point(difference.normal) << "\n";
+    out << "GJK: " << picture.gjk_simplices.size() << " simplices";
+    if (expansion) out << "; EPA: " << picture.epa_polytopes.size() << " polytopes, core depth " << format_number(expansion->depth);
+    out << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"collide2d: check scenes of 2D shapes for overlaps, distances and Minkowski differences"};
+  app.require_subcommand(1);
+  std::string scene_path, svg_path, format = "text";
+  bool all = false, hull = false;
+  int body_a = 0, body_b = 0;
+  auto common = [&](CLI::App* command, bool steersuite) {
+    command->add_option("scene", scene_path, "scene file: .json (collide2d) or .xml (SteerSuite test case)")->required();
+    std::vector<std::string> formats = {"text", "json"};
+    if (steersuite) formats.push_back("steersuite");
+    command->add_option("--format", format, "output format")->check(CLI::IsMember(formats));
+    command->add_flag("--hull", hull, "use the convex hull of every polygon's vertices (SteerSuite's behaviour)");
+  };
+  CLI::App* pairs = app.add_subcommand("pairs", "list the pairs of bodies that overlap or touch");
+  common(pairs, true);
+  pairs->add_flag("--all", all, "list every pair, including separate ones");
+  pairs->add_option("--svg", svg_path, "also draw the scene, contacts and normals to this SVG file");
+  CLI::App* distances = app.add_subcommand("distance", "distance and closest points of every pair");
+  common(distances, false);
+  CLI::App* check = app.add_subcommand("check", "validate a scene and summarise it");
+  common(check, false);
+  CLI::App* minkowski = app.add_subcommand("minkowski", "picture the Minkowski difference of two bodies, with GJK and EPA steps");
+  common(minkowski, false);
+  minkowski->add_option("a", body_a, "index of body A")->required();
+  minkowski->add_option("b", body_b, "index of body B")->required();
+  minkowski->add_option("--svg", svg_path, "the SVG file to draw")->required();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& help) {
+    return app.exit(help);
+  } catch (const CLI::CallForAllHelp& help) {
+    return app.exit(help);
+  } catch (const CLI::ParseError& error) {
+    std::cerr << "error: " << error.what() << "\n" << "run 'collide2d --help' for usage\n";
+    return exit_error;
+  }
+
+  try {
+    const Scene scene = load(scene_path, hull);
+    std::string output;
+    if (pairs->parsed()) {
+      const std::vector<PairReport> found = find_pairs(scene, all);
+      write_svg(svg_path, pairs_picture(scene, found));
+      output = pairs_output(scene, found, format);
+    } else if (distances->parsed()) {
+      output = distance_output(all_distances(scene), format);
+    } else if (check->parsed()) {
+      output = check_output(scene, format);
+    } else {
+      output = minkowski_command(scene_path, scene, body_a, body_b, svg_path, format);
+    }
+    std::cout << output << std::flush;
+    return std::cout ? 0 : exit_error;
+  } catch (const Failure& failure) {
+    std::cerr << "error: " << failure.message << "\n";
+    return exit_error;
+  } catch (const std::exception& unexpected) {
+    std::cerr << "error: " << scene_path << ":0:0: " << unexpected.what() << "\n";
+    return exit_error;
+  }
+}

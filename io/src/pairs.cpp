@@ -1,0 +1,96 @@
+// pairs.cpp — scene-wide pair reports.
+//
+// Outline: bounding boxes of all bodies, sorted by their lower x; a sweep keeps the boxes whose
+// x range is still open and tests y overlap, giving candidate pairs in O(n log n + k) for k
+// candidates. Each candidate gets penetration() (overlap or touching, by depth against the pair
+// tolerance) and collide() for its contact points. Until the world and broad phase exist this
+// is the command's pair finder.
+#include "collide2d/io/pairs.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include "collide2d/distance.hpp"
+#include "collide2d/penetration.hpp"
+
+namespace collide2d::io {
+namespace {
+
+/// The tolerance below which a depth counts as touching, scaled like the queries' own.
+Real touching_tolerance(const Body& a, const Body& b) {
+  return relative_tolerance * (size_scale(a.shape) + size_scale(b.shape) +
+                               length(inverse_compose(a.transform, b.transform).position));
+}
+
+PairReport classify(const Scene& scene, int a, int b) {
+  const Body& first = scene.bodies[static_cast<std::size_t>(a)];
+  const Body& second = scene.bodies[static_cast<std::size_t>(b)];
+  PairReport report{a, b, PairStatus::separate, 0, {}, {}};
+  const std::optional<Penetration> contact = penetration(first.shape, first.transform, second.shape, second.transform);
+  if (!contact) return report;
+  report.status = contact->depth > touching_tolerance(first, second) ? PairStatus::overlap : PairStatus::touching;
+  report.depth = report.status == PairStatus::overlap ? contact->depth : 0;
+  report.normal = contact->normal;
+  const Manifold manifold = collide(first.shape, first.transform, second.shape, second.transform);
+  report.contacts.assign(manifold.points.begin(), manifold.points.begin() + manifold.point_count);
+  return report;
+}
+
+}  // namespace
+
+std::vector<PairReport> find_pairs(const Scene& scene, bool all) {
+  const int count = static_cast<int>(scene.bodies.size());
+  std::vector<PairReport> reports;
+  if (all) {
+    for (int a = 0; a < count; ++a) {
+      for (int b = a + 1; b < count; ++b) reports.push_back(classify(scene, a, b));
+    }
+    return reports;
+  }
+  std::vector<Aabb> boxes;
+  boxes.reserve(scene.bodies.size());
+  for (const Body& body : scene.bodies) boxes.push_back(compute_aabb(body.shape, body.transform));
+  std::vector<int> order(scene.bodies.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](int left, int right) { return boxes[left].lower.x < boxes[right].lower.x; });
+  std::vector<std::pair<int, int>> candidates;
+  std::vector<int> open;
+  for (int body : order) {
+    std::erase_if(open, [&](int other) { return boxes[other].upper.x < boxes[body].lower.x; });
+    for (int other : open) {
+      if (boxes[other].overlaps(boxes[body])) candidates.emplace_back(std::min(body, other), std::max(body, other));
+    }
+    open.push_back(body);
+  }
+  std::sort(candidates.begin(), candidates.end());
+  for (const auto& [a, b] : candidates) {
+    PairReport report = classify(scene, a, b);
+    if (report.status != PairStatus::separate) reports.push_back(std::move(report));
+  }
+  return reports;
+}
+
+std::vector<DistanceReport> all_distances(const Scene& scene) {
+  std::vector<DistanceReport> reports;
+  const int count = static_cast<int>(scene.bodies.size());
+  for (int a = 0; a < count; ++a) {
+    for (int b = a + 1; b < count; ++b) {
+      const Body& first = scene.bodies[static_cast<std::size_t>(a)];
+      const Body& second = scene.bodies[static_cast<std::size_t>(b)];
+      const DistanceResult result = distance(first.shape, first.transform, second.shape, second.transform);
+      reports.push_back({a, b, result.distance, result.normal, result.point_a, result.point_b});
+    }
+  }
+  return reports;
+}
+
+const char* status_name(PairStatus status) {
+  switch (status) {
+    case PairStatus::overlap: return "overlap";
+    case PairStatus::touching: return "touching";
+    case PairStatus::separate: return "separate";
+  }
+  return "separate";
+}
+
+}  // namespace collide2d::io

@@ -1,0 +1,92 @@
+// scene_steersuite.cpp — SteerSuite test cases (the steersim <SteerBenchTestCase> format).
+//
+// Outline: pugixml parses the document (keeping byte offsets for messages); every
+// <polygonObstacle> anywhere under the root becomes a polygon body in document order, its
+// <vertex> children read as <x>, <y>, <z> with the plane (x, z) mapped to (x, y) and y ignored.
+// Outlines go through polygon_from_outline, like JSON polygons. Everything else is ignored.
+#include <cmath>
+#include <cstdlib>
+#include <pugixml.hpp>
+
+#include "collide2d/io/scene.hpp"
+
+namespace collide2d::io {
+namespace {
+
+std::pair<int, int> line_and_column(std::string_view text, std::ptrdiff_t offset) {
+  int line = 1, column = 1;
+  for (std::ptrdiff_t i = 0; i < offset && i < static_cast<std::ptrdiff_t>(text.size()); ++i) {
+    if (text[static_cast<std::size_t>(i)] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return {line, column};
+}
+
+struct Problem {
+  std::ptrdiff_t offset;
+  std::string message;
+};
+
+Real coordinate(const pugi::xml_node& vertex, const char* axis, int obstacle, int index) {
+  const pugi::xml_node node = vertex.child(axis);
+  const std::string where = "polygonObstacle " + std::to_string(obstacle) + " vertex " + std::to_string(index);
+  if (!node) throw Problem{vertex.offset_debug(), where + " has no <" + axis + ">"};
+  const std::string text = node.child_value();
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  while (end != nullptr && *end != '\0' && std::isspace(static_cast<unsigned char>(*end))) ++end;
+  if (text.empty() || end == text.c_str() || *end != '\0') {
+    throw Problem{node.offset_debug(), where + " <" + axis + "> is not a number: \"" + text + "\""};
+  }
+  if (!std::isfinite(value) || !std::isfinite(static_cast<Real>(value))) {
+    throw Problem{node.offset_debug(), where + " <" + axis + "> is not a finite number"};
+  }
+  return static_cast<Real>(value);
+}
+
+}  // namespace
+
+Result<Scene, LoadError> parse_steersuite_scene(std::string_view text, std::string_view file, const LoadOptions& options) {
+  auto error_at = [&](std::ptrdiff_t offset, const std::string& message) {
+    const auto [line, column] = line_and_column(text, offset);
+    return LoadError{std::string(file), line, column, std::string(file) + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + message};
+  };
+  pugi::xml_document document;
+  const pugi::xml_parse_result parsed = document.load_buffer(text.data(), text.size());
+  if (!parsed) return error_at(parsed.offset, std::string("invalid XML: ") + parsed.description());
+  const pugi::xml_node root = document.document_element();
+  if (std::string_view(root.name()) != "SteerBenchTestCase") {
+    return error_at(root.offset_debug(), "expected a <SteerBenchTestCase> root element, found <" + std::string(root.name()) + ">");
+  }
+  Scene scene;
+  try {
+    int obstacle = 0;
+    for (const pugi::xpath_node& found : root.select_nodes(".//polygonObstacle")) {
+      const pugi::xml_node element = found.node();
+      std::vector<Vec2> outline;
+      int index = 0;
+      for (const pugi::xml_node& vertex : element.children("vertex")) {
+        outline.push_back({coordinate(vertex, "x", obstacle, index), coordinate(vertex, "z", obstacle, index)});
+        ++index;
+      }
+      Result<Polygon> polygon = polygon_from_outline(outline, 0, options);
+      if (!polygon) {
+        throw Problem{element.offset_debug(), "polygonObstacle " + std::to_string(obstacle) + ": " + polygon.error().message};
+      }
+      Body body;
+      body.name = "polygonObstacle " + std::to_string(obstacle);
+      body.shape = std::move(polygon).value();
+      scene.bodies.push_back(std::move(body));
+      ++obstacle;
+    }
+  } catch (const Problem& problem) {
+    return error_at(problem.offset, problem.message);
+  }
+  return scene;
+}
+
+}  // namespace collide2d::io
