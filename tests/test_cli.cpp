@@ -1,0 +1,1253 @@
+// test_cli.cpp — the collide2d command and the scene readers, run as a subprocess.
+//
+// Every check compares numbers parsed from the command's JSON (or the numbers inside the
+// steersuite sentences), never output text byte for byte. Scenes with bad input are written by
+// the tests into a private temporary directory that is removed at the end.
+#include <gtest/gtest.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <pugixml.hpp>
+#include <random>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "collide2d/collide2d.hpp"
+#include "collide2d/io/scene.hpp"
+
+extern char** environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+
+const std::string cli_path = COLLIDE2D_CLI_PATH;
+const fs::path scenes_dir = COLLIDE2D_SCENES_DIR;
+
+// ---------------------------------------------------------------------------------------------
+// Temporary directory and subprocesses
+
+fs::path& temp_root() {
+  static fs::path root;
+  return root;
+}
+
+class TempDirEnvironment : public ::testing::Environment {
+ public:
+  void SetUp() override {
+    std::random_device seed;
+    const fs::path base = fs::temp_directory_path();
+    for (int attempt = 0; attempt < 100; ++attempt) {
+      const fs::path candidate = base / ("collide2d_test_cli_" + std::to_string(::getpid()) + "_" + std::to_string(seed()));
+      std::error_code error;
+      if (fs::create_directory(candidate, error)) {
+        temp_root() = candidate;
+        return;
+      }
+    }
+    FAIL() << "cannot create a temporary directory under " << base;
+  }
+  void TearDown() override {
+    std::error_code error;
+    if (!temp_root().empty()) fs::remove_all(temp_root(), error);
+  }
+};
+
+const auto* const temp_environment = ::testing::AddGlobalTestEnvironment(new TempDirEnvironment);
+
+/// A fresh file path in the temporary directory (the file is not created).
+fs::path temp_path(const std::string& name) { return temp_root() / name; }
+
+/// Writes `contents` to a file of that name in the temporary directory and returns its path.
+fs::path write_temp(const std::string& name, const std::string& contents) {
+  const fs::path path = temp_path(name);
+  std::ofstream stream(path, std::ios::binary | std::ios::trunc);
+  stream << contents;
+  stream.close();
+  EXPECT_TRUE(stream) << "cannot write " << path;
+  return path;
+}
+
+std::string read_file(const fs::path& path) {
+  std::ifstream stream(path, std::ios::binary);
+  std::ostringstream contents;
+  contents << stream.rdbuf();
+  return contents.str();
+}
+
+struct RunResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+/// Runs `program` with `arguments`, stdout and stderr captured separately through files.
+RunResult run_program(const std::string& program, const std::vector<std::string>& arguments) {
+  static int counter = 0;
+  ++counter;
+  const fs::path out_path = temp_path("run" + std::to_string(counter) + ".stdout");
+  const fs::path err_path = temp_path("run" + std::to_string(counter) + ".stderr");
+  std::vector<std::string> strings{program};
+  strings.insert(strings.end(), arguments.begin(), arguments.end());
+  std::vector<char*> argv;
+  for (std::string& s : strings) argv.push_back(s.data());
+  argv.push_back(nullptr);
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  pid_t child = 0;
+  const int spawned = posix_spawn(&child, program.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  RunResult result;
+  if (spawned != 0) {
+    ADD_FAILURE() << "cannot run " << program << ": " << std::strerror(spawned);
+    return result;
+  }
+  int status = 0;
+  while (::waitpid(child, &status, 0) < 0) {
+    if (errno != EINTR) {
+      ADD_FAILURE() << "waitpid failed";
+      return result;
+    }
+  }
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  result.out = read_file(out_path);
+  result.err = read_file(err_path);
+  fs::remove(out_path);
+  fs::remove(err_path);
+  return result;
+}
+
+RunResult run_cli(const std::vector<std::string>& arguments) { return run_program(cli_path, arguments); }
+
+std::string scene(const std::string& name) { return (scenes_dir / name).string(); }
+
+/// Runs the command, expects success and parses its stdout as JSON.
+Json run_json(const std::vector<std::string>& arguments) {
+  const RunResult result = run_cli(arguments);
+  EXPECT_EQ(result.exit_code, 0) << "stderr: " << result.err;
+  EXPECT_EQ(result.err, "");
+  Json document = Json::parse(result.out, nullptr, false);
+  EXPECT_FALSE(document.is_discarded()) << "stdout is not JSON: " << result.out.substr(0, 400);
+  return document;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Small geometry on parsed numbers
+
+struct P {
+  double x = 0, y = 0;
+};
+P operator+(P a, P b) { return {a.x + b.x, a.y + b.y}; }
+P operator-(P a, P b) { return {a.x - b.x, a.y - b.y}; }
+P operator*(double s, P a) { return {s * a.x, s * a.y}; }
+double dot(P a, P b) { return a.x * b.x + a.y * b.y; }
+double norm(P a) { return std::hypot(a.x, a.y); }
+
+P point_of(const Json& value) {
+  EXPECT_TRUE(value.is_array() && value.size() == 2 && value[0].is_number() && value[1].is_number()) << value.dump();
+  if (!value.is_array() || value.size() != 2) return {};
+  return {value[0].get<double>(), value[1].get<double>()};
+}
+
+#define EXPECT_POINT_NEAR(actual, ex, ey, tolerance)       \
+  do {                                                    \
+    const P expect_point_value = (actual);                \
+    EXPECT_NEAR(expect_point_value.x, (ex), (tolerance)); \
+    EXPECT_NEAR(expect_point_value.y, (ey), (tolerance)); \
+  } while (false)
+
+/// Strips `prefix` from the front of `text`; false when it is not there.
+bool consume(std::string_view& text, std::string_view prefix) {
+  if (text.substr(0, prefix.size()) != prefix) return false;
+  text.remove_prefix(prefix.size());
+  return true;
+}
+
+/// Reads a number (up to the next ',', ')' or space) from the front of `text`.
+bool read_number(std::string_view& text, double& value) {
+  const std::string token(text.substr(0, text.find_first_of(",) ")));
+  if (token.empty()) return false;
+  char* end = nullptr;
+  value = std::strtod(token.c_str(), &end);
+  if (end != token.c_str() + token.size()) return false;
+  text.remove_prefix(token.size());
+  return true;
+}
+
+/// Reads a non-negative integer from the front of `text`.
+bool read_int(std::string_view& text, int& value) {
+  std::size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  if (digits == 0 || digits > 9) return false;
+  value = std::stoi(std::string(text.substr(0, digits)));
+  text.remove_prefix(digits);
+  return true;
+}
+
+/// Tolerances for numbers that went through float arithmetic (the release build's Real).
+constexpr double tight = 2e-5;
+constexpr double loose = 1e-4;
+
+const Json* find_pair(const Json& pairs, int a, int b) {
+  for (const Json& pair : pairs) {
+    if (pair.at("a").get<int>() == a && pair.at("b").get<int>() == b) return &pair;
+  }
+  return nullptr;
+}
+
+/// The shape of a `pairs --format json` document: body count, ordering, status fields, unit
+/// normals and contact separations consistent with the depth. The contacts come from the
+/// manifold, whose reference face may be a near-tie of the deepest axis (its hysteresis keeps A's
+/// face unless B's separates by more than 16 pair tolerances), so a contact may be deeper than
+/// the depth by up to `separation_slack`.
+void check_pairs_document(const Json& document, int bodies, bool all, double separation_slack = 1e-4) {
+  ASSERT_TRUE(document.is_object());
+  ASSERT_EQ(document.at("bodies").get<int>(), bodies);
+  const Json& pairs = document.at("pairs");
+  ASSERT_TRUE(pairs.is_array());
+  if (all) {
+    EXPECT_EQ(static_cast<int>(pairs.size()), bodies * (bodies - 1) / 2);
+  }
+  std::pair<int, int> previous{-1, -1};
+  for (const Json& pair : pairs) {
+    const int a = pair.at("a").get<int>(), b = pair.at("b").get<int>();
+    EXPECT_LE(0, a);
+    EXPECT_LT(a, b);
+    EXPECT_LT(b, bodies);
+    EXPECT_LT(previous, std::make_pair(a, b)) << "pairs are ordered by (a, b) without repeats";
+    previous = {a, b};
+    const std::string status = pair.at("status").get<std::string>();
+    ASSERT_TRUE(status == "overlap" || status == "touching" || status == "separate") << status;
+    if (status == "separate") {
+      EXPECT_TRUE(all) << "separate pairs are listed only with --all";
+      EXPECT_FALSE(pair.contains("depth"));
+      EXPECT_FALSE(pair.contains("normal"));
+      EXPECT_FALSE(pair.contains("contacts"));
+      continue;
+    }
+    const double depth = pair.at("depth").get<double>();
+    if (status == "overlap") {
+      EXPECT_GT(depth, 0);
+    } else {
+      EXPECT_EQ(depth, 0);
+    }
+    const P normal = point_of(pair.at("normal"));
+    EXPECT_NEAR(norm(normal), 1, tight) << pair.dump();
+    ASSERT_TRUE(pair.at("contacts").is_array());
+    EXPECT_LE(pair.at("contacts").size(), 2u);
+    if (status == "overlap") {
+      EXPECT_GE(pair.at("contacts").size(), 1u) << pair.dump();
+    }
+    for (const Json& contact : pair.at("contacts")) {
+      point_of(contact.at("point"));
+      const double separation = contact.at("separation").get<double>();
+      EXPECT_LE(separation, loose) << pair.dump();
+      EXPECT_GE(separation, -depth - separation_slack) << pair.dump();
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// pairs on the shipped scenes
+
+TEST(CliPairs, EveryShippedSceneGivesAConsistentDocument) {
+  const std::map<std::string, int> shipped = {
+      {"rotated_boxes.json", 6}, {"slope.json", 4}, {"mixed.json", 6}, {"steersuite_obstacles.xml", 4}};
+  for (const auto& [name, bodies] : shipped) {
+    SCOPED_TRACE(name);
+    const Json listed = run_json({"pairs", scene(name), "--format", "json"});
+    check_pairs_document(listed, bodies, false);
+    const Json every = run_json({"pairs", scene(name), "--all", "--format", "json"});
+    check_pairs_document(every, bodies, true);
+    // Without --all: exactly the pairs that are not separate, with the same numbers.
+    std::size_t not_separate = 0;
+    for (const Json& pair : every.at("pairs")) {
+      const Json* short_listed = find_pair(listed.at("pairs"), pair.at("a").get<int>(), pair.at("b").get<int>());
+      if (pair.at("status") == "separate") {
+        EXPECT_EQ(short_listed, nullptr) << pair.dump();
+        continue;
+      }
+      ++not_separate;
+      ASSERT_NE(short_listed, nullptr) << pair.dump();
+      EXPECT_EQ(short_listed->at("status"), pair.at("status"));
+      EXPECT_NEAR(short_listed->at("depth").get<double>(), pair.at("depth").get<double>(), 1e-9);
+    }
+    EXPECT_EQ(listed.at("pairs").size(), not_separate);
+  }
+  // The concave scene is refused without --hull (see the bad-input tests).
+}
+
+TEST(CliPairs, RotatedBoxesFloorAndCrate) {
+  // Floor: centre (0, -1), half extents (8, 0.5), so its top is y = -0.5. Crate: centre (-4, 0),
+  // half extents (1, 1), so its bottom is y = -1: overlap 0.5 along (0, 1), contacts at the
+  // crate's bottom corners x = -5 and x = -3, midway between the surfaces (y = -0.75).
+  const Json document = run_json({"pairs", scene("rotated_boxes.json"), "--format", "json"});
+  const Json* pair = find_pair(document.at("pairs"), 0, 1);
+  ASSERT_NE(pair, nullptr);
+  EXPECT_EQ(pair->at("status"), "overlap");
+  EXPECT_NEAR(pair->at("depth").get<double>(), 0.5, tight);
+  EXPECT_POINT_NEAR(point_of(pair->at("normal")), 0, 1, tight);
+  const Json& contacts = pair->at("contacts");
+  ASSERT_EQ(contacts.size(), 2u);
+  std::vector<P> points{point_of(contacts[0].at("point")), point_of(contacts[1].at("point"))};
+  std::sort(points.begin(), points.end(), [](P l, P r) { return l.x < r.x; });
+  EXPECT_POINT_NEAR(points[0], -5, -0.75, tight);
+  EXPECT_POINT_NEAR(points[1], -3, -0.75, tight);
+  for (const Json& contact : contacts) EXPECT_NEAR(contact.at("separation").get<double>(), -0.5, tight);
+
+  // Tilted crate: centre (-1.2, 0.6) turned 30 degrees; its lowest corner is at
+  // 0.6 - (cos 30 + sin 30) = -0.766025, so it sinks 0.266025 into the floor along (0, 1).
+  const Json* tilted = find_pair(document.at("pairs"), 0, 2);
+  ASSERT_NE(tilted, nullptr);
+  EXPECT_EQ(tilted->at("status"), "overlap");
+  const double lowest = 0.6 - (std::cos(M_PI / 6) + std::sin(M_PI / 6));
+  EXPECT_NEAR(tilted->at("depth").get<double>(), -0.5 - lowest, tight);
+  EXPECT_POINT_NEAR(point_of(tilted->at("normal")), 0, 1, tight);
+  // The lone box (0, 4) is apart from everything: no pair names body 5.
+  for (const Json& listed : document.at("pairs")) {
+    EXPECT_NE(listed.at("a").get<int>(), 5);
+    EXPECT_NE(listed.at("b").get<int>(), 5);
+  }
+}
+
+TEST(CliPairs, SlopeBoxSunkAndBallTouching) {
+  // The slope's long edge runs from (-6, -1) to (6, 3): direction (3, 1)/sqrt(10), outward
+  // normal n = (-1, 3)/sqrt(10). The box (2, 1.75), half extents (0.6, 0.4), is turned by
+  // atan(1/3) so its local y axis is n; its centre lies 0.25/sqrt(10) above the edge, so it
+  // sinks 0.4 - 0.25/sqrt(10) along n. The ball, radius 0.5, is centred 0.5 along n from the edge
+  // point (-1, 2/3): touching.
+  const double s10 = std::sqrt(10.0);
+  const P n{-1 / s10, 3 / s10}, t{3 / s10, 1 / s10};
+  const Json document = run_json({"pairs", scene("slope.json"), "--all", "--format", "json"});
+  const Json* box = find_pair(document.at("pairs"), 0, 1);
+  ASSERT_NE(box, nullptr);
+  EXPECT_EQ(box->at("status"), "overlap");
+  const double depth = 0.4 - 0.25 / s10;
+  EXPECT_NEAR(box->at("depth").get<double>(), depth, tight);
+  EXPECT_POINT_NEAR(point_of(box->at("normal")), n.x, n.y, tight);
+  // Contacts: the box's two bottom corners, each moved half the depth back along n.
+  ASSERT_EQ(box->at("contacts").size(), 2u);
+  const P bottom = P{2, 1.75} - 0.4 * n;
+  std::vector<P> expected{bottom - 0.6 * t + 0.5 * depth * n, bottom + 0.6 * t + 0.5 * depth * n};
+  std::vector<P> actual{point_of(box->at("contacts")[0].at("point")), point_of(box->at("contacts")[1].at("point"))};
+  std::sort(actual.begin(), actual.end(), [](P l, P r) { return l.x < r.x; });
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_POINT_NEAR(actual[static_cast<std::size_t>(i)], expected[static_cast<std::size_t>(i)].x,
+                      expected[static_cast<std::size_t>(i)].y, loose);
+    EXPECT_NEAR(box->at("contacts")[static_cast<std::size_t>(i)].at("separation").get<double>(), -depth, loose);
+  }
+
+  const Json* ball = find_pair(document.at("pairs"), 0, 2);
+  ASSERT_NE(ball, nullptr);
+  EXPECT_EQ(ball->at("status"), "touching");
+  EXPECT_EQ(ball->at("depth").get<double>(), 0);
+  EXPECT_POINT_NEAR(point_of(ball->at("normal")), n.x, n.y, tight);
+  ASSERT_EQ(ball->at("contacts").size(), 1u);
+  const P foot{-1, 2.0 / 3};
+  EXPECT_POINT_NEAR(point_of(run_json({"check", scene("slope.json"), "--format", "json"}).at("bodies_detail")[2].at("position")),
+                    (foot + 0.5 * n).x, (foot + 0.5 * n).y, 1e-7);
+  EXPECT_POINT_NEAR(point_of(ball->at("contacts")[0].at("point")), foot.x, foot.y, loose);
+  EXPECT_NEAR(ball->at("contacts")[0].at("separation").get<double>(), 0, loose);
+
+  // The ball above (-3, 3) touches nothing.
+  for (int other = 0; other < 3; ++other) {
+    const Json* pair = find_pair(document.at("pairs"), other, 3);
+    ASSERT_NE(pair, nullptr);
+    EXPECT_EQ(pair->at("status"), "separate");
+  }
+}
+
+TEST(CliPairs, SteerSuiteObstacles) {
+  // Obstacle 0: the rectangle x in [-4, -1], z in [-1, 1]. Obstacle 1: the diamond |x| + |z| <= 2,
+  // whose left vertex (-2, 0) is 1 inside the rectangle's right side: overlap 1 along (1, 0)
+  // (the diamond's own axes need sqrt 2). Obstacles 1 and 2 share the vertex (2, 0) only.
+  const Json document = run_json({"pairs", scene("steersuite_obstacles.xml"), "--all", "--format", "json"});
+  check_pairs_document(document, 4, true);
+  const Json* first = find_pair(document.at("pairs"), 0, 1);
+  ASSERT_NE(first, nullptr);
+  EXPECT_EQ(first->at("status"), "overlap");
+  EXPECT_NEAR(first->at("depth").get<double>(), 1, tight);
+  EXPECT_POINT_NEAR(point_of(first->at("normal")), 1, 0, tight);
+  double deepest = 0;
+  for (const Json& contact : first->at("contacts")) {
+    const P point = point_of(contact.at("point"));
+    deepest = std::min(deepest, contact.at("separation").get<double>());
+    // Every contact lies within the overlap strip x in [-2, -1], |z| <= 1.
+    EXPECT_GE(point.x, -2 - tight);
+    EXPECT_LE(point.x, -1 + tight);
+    EXPECT_LE(std::abs(point.y), 1 + tight);
+  }
+  EXPECT_NEAR(deepest, -1, tight) << "the diamond's vertex (-2, 0) is 1 deep";
+
+  const Json* vertex = find_pair(document.at("pairs"), 1, 2);
+  ASSERT_NE(vertex, nullptr);
+  EXPECT_EQ(vertex->at("status"), "touching");
+  EXPECT_EQ(vertex->at("depth").get<double>(), 0);
+  // The normal must separate them: the diamond lies on its negative side of the shared vertex,
+  // the triangle (2, 0), (5, 0), (3.5, 3) on its positive side.
+  const P normal = point_of(vertex->at("normal"));
+  for (P corner : {P{-2, 0}, P{0, -2}, P{2, 0}, P{0, 2}}) EXPECT_LE(dot(normal, corner - P{2, 0}), tight);
+  for (P corner : {P{2, 0}, P{5, 0}, P{3.5, 3}}) EXPECT_GE(dot(normal, corner - P{2, 0}), -tight);
+  for (const Json& contact : vertex->at("contacts")) EXPECT_POINT_NEAR(point_of(contact.at("point")), 2, 0, tight);
+
+  for (auto [a, b] : {std::pair{0, 2}, std::pair{0, 3}, std::pair{1, 3}, std::pair{2, 3}}) {
+    const Json* pair = find_pair(document.at("pairs"), a, b);
+    ASSERT_NE(pair, nullptr);
+    EXPECT_EQ(pair->at("status"), "separate") << a << " " << b;
+  }
+}
+
+TEST(CliPairs, ConcaveSceneWithHullUsesTheHull) {
+  // The L outline's hull is (0,0) (4,0) (4,1) (1,4) (0,4); its long edge is x + y = 5. The box
+  // [1.5, 2.5]^2 lies inside, its corner (2.5, 2.5) on that edge: the way out is along
+  // (1, 1)/sqrt(2) by (5 - 3)/sqrt(2) = sqrt(2).
+  const Json document = run_json({"pairs", scene("concave.json"), "--hull", "--format", "json"});
+  check_pairs_document(document, 2, false);
+  const Json* pair = find_pair(document.at("pairs"), 0, 1);
+  ASSERT_NE(pair, nullptr);
+  EXPECT_EQ(pair->at("status"), "overlap");
+  EXPECT_NEAR(pair->at("depth").get<double>(), std::sqrt(2.0), tight);
+  EXPECT_POINT_NEAR(point_of(pair->at("normal")), 1 / std::sqrt(2.0), 1 / std::sqrt(2.0), tight);
+}
+
+/// The pairs of a document by (a, b).
+std::map<std::pair<int, int>, Json> pairs_by_index(const Json& document) {
+  std::map<std::pair<int, int>, Json> result;
+  for (const Json& pair : document.at("pairs")) result[{pair.at("a").get<int>(), pair.at("b").get<int>()}] = pair;
+  return result;
+}
+
+TEST(CliPairs, MovingBByDepthTimesNormalSeparates) {
+  // For every overlapping pair of the JSON scenes: shift body b by depth * normal in a copy of
+  // the scene; the pair must then touch or be apart.
+  int moved = 0;
+  for (const std::string name : {"rotated_boxes.json", "slope.json", "mixed.json"}) {
+    SCOPED_TRACE(name);
+    const Json original = Json::parse(read_file(scene(name)));
+    const Json document = run_json({"pairs", scene(name), "--format", "json"});
+    for (const Json& pair : document.at("pairs")) {
+      if (pair.at("status") != "overlap") continue;
+      const int a = pair.at("a").get<int>(), b = pair.at("b").get<int>();
+      SCOPED_TRACE(testing::Message() << "pair " << a << " " << b);
+      const double depth = pair.at("depth").get<double>();
+      const P normal = point_of(pair.at("normal"));
+      Json changed = original;
+      Json& body = changed.at("bodies").at(static_cast<std::size_t>(b));
+      const P position = body.contains("position") ? point_of(body.at("position")) : P{};
+      const P shifted = position + depth * normal;
+      body["position"] = {shifted.x, shifted.y};
+      const fs::path path = write_temp("moved_" + std::to_string(moved) + ".json", changed.dump(1));
+      const Json after = run_json({"pairs", path.string(), "--all", "--format", "json"});
+      const auto pairs = pairs_by_index(after);
+      ASSERT_TRUE(pairs.contains({a, b}));
+      const std::string status = pairs.at({a, b}).at("status").get<std::string>();
+      EXPECT_TRUE(status == "touching" || status == "separate") << pairs.at({a, b}).dump();
+      // Moving only halfway leaves them overlapping by about half the depth.
+      const P halfway = position + 0.5 * depth * normal;
+      body["position"] = {halfway.x, halfway.y};
+      const fs::path half_path = write_temp("halfway_" + std::to_string(moved) + ".json", changed.dump(1));
+      const auto half_pairs = pairs_by_index(run_json({"pairs", half_path.string(), "--all", "--format", "json"}));
+      EXPECT_EQ(half_pairs.at({a, b}).at("status"), "overlap");
+      EXPECT_NEAR(half_pairs.at({a, b}).at("depth").get<double>(), 0.5 * depth, loose);
+      ++moved;
+    }
+  }
+  EXPECT_GE(moved, 8);
+
+  // The SteerSuite pair 0-1 as a JSON scene: the diamond shifted by 1 along (1, 0) touches.
+  const fs::path path = write_temp("steersuite_moved.json", R"({"bodies": [
+    {"shape": {"type": "polygon", "vertices": [[-4, -1], [-1, -1], [-1, 1], [-4, 1]]}},
+    {"position": [1, 0], "shape": {"type": "polygon", "vertices": [[-2, 0], [0, -2], [2, 0], [0, 2]]}}]})");
+  const auto pairs = pairs_by_index(run_json({"pairs", path.string(), "--all", "--format", "json"}));
+  EXPECT_EQ(pairs.at({0, 1}).at("status"), "touching");
+}
+
+// ---------------------------------------------------------------------------------------------
+// --format steersuite
+
+TEST(CliSteerSuite, EveryPairInSteerSuiteSentences) {
+  const RunResult result = run_cli({"pairs", scene("steersuite_obstacles.xml"), "--format", "steersuite"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.err, "");
+  const auto json_pairs = pairs_by_index(run_json({"pairs", scene("steersuite_obstacles.xml"), "--all", "--format", "json"}));
+  std::istringstream lines(result.out);
+  std::string line;
+  std::vector<std::pair<int, int>> seen;
+  int collisions = 0;
+  while (std::getline(lines, line)) {
+    std::string_view rest = line, other = line;
+    int i = 0, j = 0;
+    double depth = 0;
+    P vector;
+    if (consume(rest, " Collision detected between polygon No.") && read_int(rest, i) && consume(rest, " and No.") && read_int(rest, j) &&
+        consume(rest, " with a penetration depth of ") && read_number(rest, depth) && consume(rest, " and penetration vector of (") &&
+        read_number(rest, vector.x) && consume(rest, ",0,") && read_number(rest, vector.y) && consume(rest, ")") && rest.empty()) {
+      seen.emplace_back(i, j);
+      ++collisions;
+      const Json& pair = json_pairs.at({i, j});
+      EXPECT_EQ(pair.at("status"), "overlap") << line;
+      EXPECT_NEAR(depth, pair.at("depth").get<double>(), 1e-5 * std::max(1.0, depth));
+      const P normal = point_of(pair.at("normal"));
+      EXPECT_NEAR(vector.x, normal.x, 1e-5);
+      EXPECT_NEAR(vector.y, normal.y, 1e-5);
+      if (i == 0 && j == 1) {
+        EXPECT_NEAR(depth, 1, 1e-5);
+        EXPECT_NEAR(vector.x, 1, 1e-5);
+        EXPECT_NEAR(vector.y, 0, 1e-5);
+      }
+    } else if (consume(other, " NO collision detected between polygon No.") && read_int(other, i) && consume(other, " and No.") &&
+               read_int(other, j) && other.empty()) {
+      seen.emplace_back(i, j);
+      EXPECT_NE(json_pairs.at({i, j}).at("status"), "overlap") << line;  // touching counts as no collision
+    } else {
+      ADD_FAILURE() << "unexpected line: \"" << line << "\"";
+    }
+  }
+  std::vector<std::pair<int, int>> expected;
+  for (int i = 0; i < 4; ++i) {
+    for (int j = i + 1; j < 4; ++j) expected.emplace_back(i, j);
+  }
+  EXPECT_EQ(seen, expected) << "every pair i < j, in order";
+  EXPECT_EQ(collisions, 1);
+}
+
+TEST(CliSteerSuite, FormatIsOnlyForPairs) {
+  const RunResult result = run_cli({"distance", scene("steersuite_obstacles.xml"), "--format", "steersuite"});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(result.out, "");
+  EXPECT_EQ(result.err.rfind("error: ", 0), 0u) << result.err;
+}
+
+// ---------------------------------------------------------------------------------------------
+// distance
+
+void check_distance_document(const Json& document, const Json& pairs_all, int bodies) {
+  const auto statuses = pairs_by_index(pairs_all);
+  ASSERT_EQ(static_cast<int>(document.at("pairs").size()), bodies * (bodies - 1) / 2);
+  for (const Json& pair : document.at("pairs")) {
+    const int a = pair.at("a").get<int>(), b = pair.at("b").get<int>();
+    SCOPED_TRACE(pair.dump());
+    ASSERT_LT(a, b);
+    const double distance = pair.at("distance").get<double>();
+    const P normal = point_of(pair.at("normal"));
+    const P point_a = point_of(pair.at("point_a")), point_b = point_of(pair.at("point_b"));
+    const std::string status = statuses.at({a, b}).at("status").get<std::string>();
+    if (status != "separate") {
+      EXPECT_EQ(distance, 0);
+      continue;
+    }
+    EXPECT_GT(distance, 0);
+    EXPECT_NEAR(norm(normal), 1, tight);
+    const P gap = point_b - point_a;
+    EXPECT_NEAR(gap.x, distance * normal.x, loose * std::max(1.0, distance));
+    EXPECT_NEAR(gap.y, distance * normal.y, loose * std::max(1.0, distance));
+  }
+}
+
+TEST(CliDistance, ShippedScenes) {
+  const std::map<std::string, int> shipped = {
+      {"rotated_boxes.json", 6}, {"slope.json", 4}, {"mixed.json", 6}, {"steersuite_obstacles.xml", 4}};
+  for (const auto& [name, bodies] : shipped) {
+    SCOPED_TRACE(name);
+    check_distance_document(run_json({"distance", scene(name), "--format", "json"}),
+                            run_json({"pairs", scene(name), "--all", "--format", "json"}), bodies);
+  }
+}
+
+TEST(CliDistance, HandValues) {
+  const auto steer = pairs_by_index(run_json({"distance", scene("steersuite_obstacles.xml"), "--format", "json"}));
+  // Rectangle's right side x = -1 to the triangle's vertex (2, 0): 3 along (1, 0).
+  const Json& apart = steer.at({0, 2});
+  EXPECT_NEAR(apart.at("distance").get<double>(), 3, tight);
+  EXPECT_POINT_NEAR(point_of(apart.at("normal")), 1, 0, tight);
+  EXPECT_NEAR(point_of(apart.at("point_a")).x, -1, tight);
+  EXPECT_POINT_NEAR(point_of(apart.at("point_b")), 2, 0, tight);
+  // Triangle apex (3.5, 3) to the square's corner (6, 5): sqrt(2.5^2 + 2^2).
+  const Json& corner = steer.at({2, 3});
+  EXPECT_NEAR(corner.at("distance").get<double>(), std::sqrt(10.25), tight);
+  EXPECT_POINT_NEAR(point_of(corner.at("normal")), 2.5 / std::sqrt(10.25), 2 / std::sqrt(10.25), tight);
+  EXPECT_POINT_NEAR(point_of(corner.at("point_a")), 3.5, 3, tight);
+  EXPECT_POINT_NEAR(point_of(corner.at("point_b")), 6, 5, tight);
+  // Overlapping and touching pairs are at distance 0.
+  EXPECT_EQ(steer.at({0, 1}).at("distance").get<double>(), 0);
+  EXPECT_EQ(steer.at({1, 2}).at("distance").get<double>(), 0);
+
+  const auto slope = pairs_by_index(run_json({"distance", scene("slope.json"), "--format", "json"}));
+  // The ball above, centre (-3, 3) radius 0.5, is 9/sqrt(10) from the slope's edge line.
+  const double s10 = std::sqrt(10.0);
+  EXPECT_NEAR(slope.at({0, 3}).at("distance").get<double>(), 9 / s10 - 0.5, tight);
+  EXPECT_POINT_NEAR(point_of(slope.at({0, 3}).at("normal")), -1 / s10, 3 / s10, tight);
+  // Two balls: centre distance minus both radii.
+  const P c2 = P{-1, 2.0 / 3} + 0.5 * P{-1 / s10, 3 / s10}, c3{-3, 3};
+  EXPECT_NEAR(slope.at({2, 3}).at("distance").get<double>(), norm(c3 - c2) - 1, tight);
+  const P direction = (1 / norm(c3 - c2)) * (c3 - c2);
+  EXPECT_POINT_NEAR(point_of(slope.at({2, 3}).at("normal")), direction.x, direction.y, tight);
+  EXPECT_EQ(slope.at({0, 1}).at("distance").get<double>(), 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// check
+
+TEST(CliCheck, JsonSummary) {
+  const Json document = run_json({"check", scene("rotated_boxes.json"), "--format", "json"});
+  EXPECT_EQ(document.at("valid"), true);
+  EXPECT_EQ(document.at("bodies").get<int>(), 6);
+  EXPECT_EQ(document.at("kinds").at("polygon").get<int>(), 6);
+  EXPECT_EQ(document.at("kinds").size(), 1u);
+  // Bounds: the floor spans x in [-8, 8] with bottom -1.5; the top is the lone box (0, 4) turned
+  // 0.4 rad: 4 + 0.6 sin 0.4 + 0.4 cos 0.4.
+  EXPECT_POINT_NEAR(point_of(document.at("bounds").at("lower")), -8, -1.5, tight);
+  EXPECT_POINT_NEAR(point_of(document.at("bounds").at("upper")), 8, 4 + 0.6 * std::sin(0.4) + 0.4 * std::cos(0.4), tight);
+  const Json& details = document.at("bodies_detail");
+  ASSERT_EQ(details.size(), 6u);
+  EXPECT_EQ(details[1].at("name"), "crate");
+  EXPECT_POINT_NEAR(point_of(details[1].at("position")), -4, 0, tight);
+  EXPECT_NEAR(details[2].at("angle").get<double>(), M_PI / 6, tight);
+  EXPECT_NEAR(details[5].at("angle").get<double>(), 0.4, tight);
+  EXPECT_EQ(details[0].at("vertices").get<int>(), 4);
+
+  const Json mixed = run_json({"check", scene("mixed.json"), "--format", "json"});
+  EXPECT_EQ(mixed.at("bodies").get<int>(), 6);
+  EXPECT_EQ(mixed.at("kinds").at("circle").get<int>(), 2);
+  EXPECT_EQ(mixed.at("kinds").at("capsule").get<int>(), 1);
+  EXPECT_EQ(mixed.at("kinds").at("segment").get<int>(), 1);
+  EXPECT_EQ(mixed.at("kinds").at("polygon").get<int>(), 2);
+
+  const Json steer = run_json({"check", scene("steersuite_obstacles.xml"), "--format", "json"});
+  EXPECT_EQ(steer.at("bodies").get<int>(), 4);
+  EXPECT_EQ(steer.at("kinds").at("polygon").get<int>(), 4);
+  EXPECT_POINT_NEAR(point_of(steer.at("bounds").at("lower")), -4, -2, tight);
+  EXPECT_POINT_NEAR(point_of(steer.at("bounds").at("upper")), 8, 7, tight);
+  EXPECT_EQ(steer.at("bodies_detail")[2].at("vertices").get<int>(), 3);
+}
+
+TEST(CliCheck, TextSummary) {
+  const RunResult result = run_cli({"check", scene("mixed.json")});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.err, "");
+  // Read the numbers from the first line: "valid scene: N bodies, C kinds, ...".
+  std::istringstream lines(result.out);
+  std::string first;
+  std::getline(lines, first);
+  std::string_view rest = first;
+  int bodies = 0;
+  ASSERT_TRUE(consume(rest, "valid scene: ") && read_int(rest, bodies) && consume(rest, " bodies")) << first;
+  EXPECT_EQ(bodies, 6);
+  std::map<std::string, int> kinds;
+  while (!rest.empty()) {
+    int count = 0;
+    ASSERT_TRUE(consume(rest, ", ") && read_int(rest, count) && consume(rest, " ")) << first;
+    std::string kind(rest.substr(0, rest.find(',')));
+    rest.remove_prefix(kind.size());
+    if (count != 1 && !kind.empty() && kind.back() == 's') kind.pop_back();
+    kinds[kind] = count;
+  }
+  EXPECT_EQ(kinds, (std::map<std::string, int>{{"circle", 2}, {"capsule", 1}, {"segment", 1}, {"polygon", 2}}));
+  // One line per body: "  INDEX  KIND ...".
+  int body_lines = 0;
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream fields(line);
+    int index = -1;
+    std::string kind;
+    if (line.rfind("  ", 0) == 0 && fields >> index >> kind && index == body_lines && kinds.contains(kind)) ++body_lines;
+  }
+  EXPECT_EQ(body_lines, 6);
+}
+
+TEST(CliText, PairsTableListsTheSamePairs) {
+  const RunResult result = run_cli({"pairs", scene("rotated_boxes.json")});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto json_pairs = pairs_by_index(run_json({"pairs", scene("rotated_boxes.json"), "--format", "json"}));
+  std::istringstream lines(result.out);
+  std::set<std::pair<int, int>> rows;
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream fields(line);  // "a b status depth normal contacts"
+    std::pair<int, int> key;
+    std::string status;
+    double depth = 0;
+    if (!(fields >> key.first >> key.second >> status >> depth)) continue;  // the summary and the header
+    rows.insert(key);
+    ASSERT_TRUE(json_pairs.contains(key)) << line;
+    EXPECT_EQ(json_pairs.at(key).at("status"), status);
+    EXPECT_NEAR(depth, json_pairs.at(key).at("depth").get<double>(), 1e-5);
+  }
+  EXPECT_EQ(rows.size(), json_pairs.size());
+}
+
+// ---------------------------------------------------------------------------------------------
+// SVG pictures
+
+/// Path of rsvg-convert on PATH, or empty.
+std::string find_rsvg_convert() {
+  const char* path = std::getenv("PATH");
+  std::istringstream directories(path ? path : "");
+  for (std::string directory; std::getline(directories, directory, ':');) {
+    const fs::path candidate = fs::path(directory.empty() ? "." : directory) / "rsvg-convert";
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate.string();
+  }
+  return {};
+}
+
+/// The file is a well-formed SVG document.
+void expect_well_formed_svg(const fs::path& path) {
+  pugi::xml_document document;
+  const pugi::xml_parse_result parsed = document.load_file(path.c_str());
+  ASSERT_TRUE(parsed) << path << ": " << parsed.description() << " at byte " << parsed.offset;
+  const pugi::xml_node root = document.document_element();
+  EXPECT_STREQ(root.name(), "svg");
+  EXPECT_STREQ(root.attribute("xmlns").value(), "http://www.w3.org/2000/svg");
+  EXPECT_TRUE(root.attribute("viewBox") || (root.attribute("width") && root.attribute("height")));
+  EXPECT_GT(std::distance(root.begin(), root.end()), 3);
+}
+
+/// rsvg-convert renders the file to a non-empty PNG.
+void expect_renders(const fs::path& svg) {
+  const std::string rsvg = find_rsvg_convert();
+  if (rsvg.empty()) GTEST_SKIP() << "rsvg-convert is not installed (Debian package librsvg2-bin)";
+  const fs::path png = fs::path(svg).replace_extension(".png");
+  const RunResult result = run_program(rsvg, {"--format", "png", "-o", png.string(), svg.string()});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.err, "") << "rsvg-convert warnings";
+  ASSERT_TRUE(fs::exists(png));
+  const std::string bytes = read_file(png);
+  EXPECT_GT(bytes.size(), 100u);
+  EXPECT_EQ(bytes.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+}
+
+TEST(CliSvg, PairsPictureIsWellFormedAndRenders) {
+  for (const std::string name : {"rotated_boxes.json", "mixed.json", "steersuite_obstacles.xml"}) {
+    SCOPED_TRACE(name);
+    const fs::path svg = temp_path("pairs_" + fs::path(name).stem().string() + ".svg");
+    const RunResult result = run_cli({"pairs", scene(name), "--svg", svg.string(), "--format", "json"});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_EQ(result.err, "");
+    EXPECT_FALSE(Json::parse(result.out, nullptr, false).is_discarded()) << "stdout still carries the JSON";
+    ASSERT_TRUE(fs::exists(svg));
+    EXPECT_FALSE(fs::exists(svg.string() + ".partial"));
+    expect_well_formed_svg(svg);
+    expect_renders(svg);
+  }
+}
+
+TEST(CliSvg, FailedWriteExitsTwoAndLeavesNoFile) {
+  const fs::path missing_directory = temp_path("no_such_directory");
+  const fs::path target = missing_directory / "out.svg";
+  const RunResult result = run_cli({"pairs", scene("rotated_boxes.json"), "--svg", target.string(), "--format", "json"});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(result.out, "");
+  EXPECT_EQ(result.err.rfind("error: " + target.string() + ":0:0: ", 0), 0u) << result.err;
+  EXPECT_FALSE(fs::exists(missing_directory));
+
+  // A target that cannot be replaced (an existing directory): the temporary file must not stay.
+  const fs::path holder = temp_path("svg_holder");
+  fs::create_directory(holder);
+  const fs::path blocked = holder / "picture.svg";
+  fs::create_directory(blocked);
+  const RunResult second = run_cli({"pairs", scene("rotated_boxes.json"), "--svg", blocked.string()});
+  EXPECT_EQ(second.exit_code, 2);
+  EXPECT_EQ(second.out, "");
+  EXPECT_EQ(second.err.rfind("error: " + blocked.string() + ":0:0: ", 0), 0u) << second.err;
+  std::vector<std::string> left;
+  for (const auto& entry : fs::directory_iterator(holder)) left.push_back(entry.path().filename().string());
+  EXPECT_EQ(left, std::vector<std::string>{"picture.svg"}) << "no partial file next to the target";
+  EXPECT_TRUE(fs::is_directory(blocked));
+}
+
+// ---------------------------------------------------------------------------------------------
+// minkowski
+
+TEST(CliMinkowski, ContainsOriginIffTheBodiesOverlap) {
+  for (const std::string name : {"rotated_boxes.json", "steersuite_obstacles.xml", "slope.json"}) {
+    SCOPED_TRACE(name);
+    const Json all = run_json({"pairs", scene(name), "--all", "--format", "json"});
+    const auto distances = pairs_by_index(run_json({"distance", scene(name), "--format", "json"}));
+    const Json check = run_json({"check", scene(name), "--format", "json"});
+    for (const Json& pair : all.at("pairs")) {
+      const int a = pair.at("a").get<int>(), b = pair.at("b").get<int>();
+      const std::string status = pair.at("status").get<std::string>();
+      SCOPED_TRACE(testing::Message() << "pair " << a << " " << b << " " << status);
+      const fs::path svg = temp_path("minkowski_" + fs::path(name).stem().string() + "_" + std::to_string(a) + "_" + std::to_string(b) + ".svg");
+      const Json document = run_json({"minkowski", scene(name), std::to_string(a), std::to_string(b), "--svg", svg.string(), "--format", "json"});
+      ASSERT_TRUE(fs::exists(svg));
+      EXPECT_EQ(document.at("a").get<int>(), a);
+      EXPECT_EQ(document.at("b").get<int>(), b);
+      EXPECT_GE(document.at("hull").size(), 1u);
+      EXPECT_GE(document.at("gjk_steps").get<int>(), 1);
+      const bool contains = document.at("contains_origin").get<bool>();
+      const double signed_distance = document.at("signed_distance").get<double>();
+      const P closest = point_of(document.at("closest_point"));
+      if (status == "overlap") {
+        EXPECT_TRUE(contains);
+        EXPECT_NEAR(-signed_distance, pair.at("depth").get<double>(), loose);
+        EXPECT_NEAR(norm(closest), pair.at("depth").get<double>(), loose);
+        // EPA runs when the cores overlap; rounded shapes may overlap by their radii alone.
+        if (document.at("radius").get<double>() == 0) {
+          EXPECT_GE(document.at("epa_steps").get<int>(), 1);
+        }
+      } else if (status == "separate") {
+        EXPECT_FALSE(contains);
+        EXPECT_NEAR(signed_distance, distances.at({a, b}).at("distance").get<double>(), loose);
+        EXPECT_NEAR(norm(closest), signed_distance, loose);
+        EXPECT_EQ(document.at("epa_steps").get<int>(), 0);
+      } else {
+        EXPECT_NEAR(signed_distance, 0, loose);
+      }
+      // In body a's frame; when a is not turned, the frame's normal is the world normal.
+      const double angle_a = check.at("bodies_detail")[static_cast<std::size_t>(a)].at("angle").get<double>();
+      if (angle_a == 0 && status != "touching") {
+        const P expected = status == "overlap" ? point_of(pair.at("normal")) : point_of(distances.at({a, b}).at("normal"));
+        EXPECT_POINT_NEAR(point_of(document.at("normal")), expected.x, expected.y, loose);
+      }
+    }
+  }
+}
+
+TEST(CliMinkowski, TextAndPictureRender) {
+  const fs::path svg = temp_path("minkowski_text.svg");
+  const RunResult result = run_cli({"minkowski", scene("rotated_boxes.json"), "0", "1", "--svg", svg.string()});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.err, "");
+  const std::string_view phrase = "contains the origin: overlap, depth ";
+  const std::size_t at = result.out.find(phrase);
+  ASSERT_NE(at, std::string::npos) << result.out;
+  std::string_view rest = std::string_view(result.out).substr(at + phrase.size());
+  double depth = 0;
+  ASSERT_TRUE(read_number(rest, depth) && consume(rest, ",")) << result.out;
+  EXPECT_NEAR(depth, 0.5, 1e-5);
+  expect_well_formed_svg(svg);
+  expect_renders(svg);
+}
+
+TEST(CliMinkowski, SvgIsRequired) {
+  const RunResult result = run_cli({"minkowski", scene("rotated_boxes.json"), "0", "1"});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(result.out, "");
+  EXPECT_EQ(result.err.rfind("error: ", 0), 0u) << result.err;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bad input: each a small file; exit code 2, nothing on stdout, the error's place and a keyword
+
+struct BadInput {
+  std::string kind;      // what is wrong
+  std::string file;      // file name in the temporary directory (its extension picks the reader)
+  std::string contents;  // the file
+  int line;              // hand-counted 1-based line and column of the problem
+  int column;
+  std::string keyword;   // a piece of the message
+};
+
+const std::vector<BadInput>& bad_inputs() {
+  static const std::vector<BadInput> inputs = {
+      {"invalid JSON syntax", "syntax.json",
+       "{\n"
+       "  \"bodies\": [1, 2,,]\n"
+       "}\n",
+       2, 19, "invalid JSON"},
+      {"unknown top-level key", "top_key.json",
+       "{\n"
+       "  \"bodies\": [],\n"
+       "  \"gravity\": [0, -9.8]\n"
+       "}\n",
+       3, 3, "unknown key \"gravity\""},
+      {"unknown body key", "body_key.json",
+       "{\"bodies\": [\n"
+       "  {\"shape\": {\"type\": \"circle\", \"radius\": 1},\n"
+       "   \"mass\": 2}\n"
+       "]}\n",
+       3, 4, "unknown key \"mass\""},
+      {"unknown shape key", "shape_key.json",
+       "{\"bodies\": [\n"
+       "  {\"shape\": {\"type\": \"circle\",\n"
+       "             \"radius\": 1, \"colour\": \"red\"}}\n"
+       "]}\n",
+       3, 27, "unknown key \"colour\""},
+      {"missing bodies", "no_bodies.json", "\n  {}\n", 2, 3, "\"bodies\""},
+      {"bodies not an array", "bodies_object.json",
+       "{\n"
+       "  \"bodies\": {\"a\": 1}\n"
+       "}\n",
+       2, 13, "must be an array"},
+      {"missing shape", "no_shape.json",
+       "{\"bodies\": [\n"
+       "  {\"shape\": {\"type\": \"circle\", \"radius\": 1}},\n"
+       "  {\"position\": [1, 2]}\n"
+       "]}\n",
+       3, 3, "\"shape\""},
+      {"missing type", "no_type.json",
+       "{\"bodies\": [\n"
+       "  {\"shape\": {\"radius\": 1}}\n"
+       "]}\n",
+       2, 13, "\"type\""},
+      {"unknown shape type", "triangle.json",
+       "{\"bodies\": [\n"
+       "  {\"shape\": {\"type\": \"triangle\", \"radius\": 1}}\n"
+       "]}\n",
+       2, 22, "unknown shape type"},
+      {"string where a number belongs", "string_radius.json",
+       "{\"bodies\": [\n"
+       "  {\"shape\": {\"type\": \"circle\", \"radius\": \"big\"}}\n"
+       "]}\n",
+       2, 42, "must be a number"},
+      {"number overflowing double (1e999)", "overflow.json",
+       "{\"bodies\": [\n"
+       "  {\"position\": [0, 1e999], \"shape\": {\"type\": \"circle\", \"radius\": 1}}\n"
+       "]}\n",
+       2, 20, "1e999"},
+      {"number overflowing float (1e39 as angle)", "overflow_float.json",
+       "{\"bodies\": [\n"
+       "  {\"angle\": 1e39, \"shape\": {\"type\": \"circle\", \"radius\": 1}}\n"
+       "]}\n",
+       2, 13, "finite"},
+      {"negative radius", "negative_radius.json",
+       "{\"bodies\": [\n"
+       "  {\"shape\": {\"type\": \"circle\", \"radius\": -0.5}}\n"
+       "]}\n",
+       2, 42, "negative"},
+      {"zero half extent", "zero_box.json",
+       "{\"bodies\": [\n"
+       "  {\"shape\": {\"type\": \"box\", \"half_extents\": [1, 0]}}\n"
+       "]}\n",
+       2, 45, "positive"},
+      {"negative half extent", "negative_box.json",
+       "{\"bodies\": [\n"
+       "  {\"shape\": {\"type\": \"box\", \"half_extents\": [-1, 2]}}\n"
+       "]}\n",
+       2, 45, "positive"},
+      {"polygon with 2 points", "two_points.json",
+       "{\"bodies\": [\n"
+       "  {\"shape\": {\"type\": \"polygon\",\n"
+       "             \"vertices\": [[0, 0], [1, 0]]}}\n"
+       "]}\n",
+       3, 26, "at least 3"},
+      {"zero-area polygon", "collinear.json",
+       "{\"bodies\": [\n"
+       "  {\"shape\": {\"type\": \"polygon\",\n"
+       "             \"vertices\": [[0, 0], [1, 1], [2, 2]]}}\n"
+       "]}\n",
+       3, 26, "no area"},
+      {"self-intersecting polygon", "bowtie.json",
+       "{\"bodies\": [\n"
+       "  {\"shape\": {\"type\": \"polygon\",\n"
+       "             \"vertices\": [[0, 0], [3, 3], [3, 0], [0, 2]]}}\n"
+       "]}\n",
+       3, 27, "edge 0 (vertex 0 to 1) meets edge 2 (vertex 2 to 3)"},
+      {"self-intersecting polygon of zero signed area", "symmetric_bowtie.json",
+       "{\"bodies\": [\n"
+       "  {\"shape\": {\"type\": \"polygon\",\n"
+       "             \"vertices\": [[0, 0], [2, 2], [2, 0], [0, 2]]}}\n"
+       "]}\n",
+       3, 27, "edge 0 (vertex 0 to 1) meets edge 2 (vertex 2 to 3)"},
+      {"concave polygon", "concave.json",
+       "{\"bodies\": [\n"
+       "  {\"shape\": {\"type\": \"polygon\",\n"
+       "             \"vertices\": [[0, 0], [4, 0], [4, 1], [1, 1], [1, 4], [0, 4]]}},\n"
+       "  {\"position\": [0.5, 0.5], \"shape\": {\"type\": \"circle\", \"radius\": 0.25}}\n"
+       "]}\n",
+       3, 51, "--hull"},
+      {"angle and angle_deg both", "two_angles.json",
+       "{\"bodies\": [\n"
+       "  {\"angle\": 0.5,\n"
+       "   \"angle_deg\": 30,\n"
+       "   \"shape\": {\"type\": \"circle\", \"radius\": 1}}\n"
+       "]}\n",
+       3, 4, "not both"},
+      {"duplicate key", "duplicate.json",
+       "{\"bodies\": [\n"
+       "  {\"shape\": {\"type\": \"circle\", \"radius\": 1,\n"
+       "             \"radius\": 2}}\n"
+       "]}\n",
+       3, 14, "duplicate key \"radius\""},
+      {"point array of 3 numbers", "three_numbers.json",
+       "{\"bodies\": [\n"
+       "  {\"position\": [1, 2, 3], \"shape\": {\"type\": \"circle\", \"radius\": 1}}\n"
+       "]}\n",
+       2, 16, "two numbers"},
+      {"invalid XML", "syntax.xml",
+       "<SteerBenchTestCase>\n"
+       "  <polygonObstacle id=3>\n"
+       "  </polygonObstacle>\n"
+       "</SteerBenchTestCase>\n",
+       2, 23, "invalid XML"},
+      {"wrong XML root element", "root.xml",
+       "<?xml version=\"1.0\"?>\n"
+       "<!-- not a test case -->\n"
+       "<TestCase>\n"
+       "</TestCase>\n",
+       3, 2, "SteerBenchTestCase"},
+      {"SteerSuite vertex with non-numeric <x>", "bad_x.xml",
+       "<SteerBenchTestCase>\n"
+       "  <polygonObstacle>\n"
+       "    <vertex><x>1</x><y>0</y><z>0</z></vertex>\n"
+       "    <vertex><x>abc</x><y>0</y><z>0</z></vertex>\n"
+       "    <vertex><x>0</x><y>0</y><z>1</z></vertex>\n"
+       "  </polygonObstacle>\n"
+       "</SteerBenchTestCase>\n",
+       4, 14, "not a number"},
+      {"SteerSuite vertex without <z>", "no_z.xml",
+       "<SteerBenchTestCase>\n"
+       "  <polygonObstacle>\n"
+       "    <vertex><x>1</x><y>0</y><z>0</z></vertex>\n"
+       "    <vertex><x>2</x><y>0</y></vertex>\n"
+       "    <vertex><x>0</x><y>0</y><z>1</z></vertex>\n"
+       "  </polygonObstacle>\n"
+       "</SteerBenchTestCase>\n",
+       4, 6, "<z>"},
+      {"SteerSuite coordinate that overflows", "huge_z.xml",
+       "<SteerBenchTestCase>\n"
+       "  <polygonObstacle>\n"
+       "    <vertex><x>1</x><y>0</y><z>1e999</z></vertex>\n"
+       "  </polygonObstacle>\n"
+       "</SteerBenchTestCase>\n",
+       3, 30, "finite"},
+      {"SteerSuite obstacle with 2 vertices", "two_vertices.xml",
+       "<SteerBenchTestCase>\n"
+       "  <header><version>1.0</version></header>\n"
+       "  <polygonObstacle>\n"
+       "    <vertex><x>1</x><y>0</y><z>0</z></vertex>\n"
+       "    <vertex><x>2</x><y>0</y><z>0</z></vertex>\n"
+       "  </polygonObstacle>\n"
+       "</SteerBenchTestCase>\n",
+       3, 4, "at least 3"},
+      {"SteerSuite crossing outline", "crossing.xml",
+       "<SteerBenchTestCase>\n"
+       "  <polygonObstacle>\n"
+       "    <vertex><x>0</x><y>0</y><z>0</z></vertex>\n"
+       "    <vertex><x>3</x><y>0</y><z>3</z></vertex>\n"
+       "    <vertex><x>3</x><y>0</y><z>0</z></vertex>\n"
+       "    <vertex><x>0</x><y>0</y><z>2</z></vertex>\n"
+       "  </polygonObstacle>\n"
+       "</SteerBenchTestCase>\n",
+       2, 4, "edge 0 (vertex 0 to 1) meets edge 2 (vertex 2 to 3)"},
+  };
+  return inputs;
+}
+
+/// Asserts the failure shape: exit 2, empty stdout, "error: FILE:LINE:COL: ..." containing `keyword`.
+void expect_error(const RunResult& result, const std::string& file, int line, int column, const std::string& keyword) {
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(result.out, "");
+  const std::string prefix = "error: " + file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": ";
+  EXPECT_EQ(result.err.rfind(prefix, 0), 0u) << "expected the prefix " << prefix << "\nstderr: " << result.err;
+  EXPECT_NE(result.err.find(keyword), std::string::npos) << "expected \"" << keyword << "\" in " << result.err;
+  EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << "one line: " << result.err;
+}
+
+TEST(CliBadInput, EveryKindIsReportedWithItsPlace) {
+  std::set<std::string> kinds;
+  for (const BadInput& input : bad_inputs()) {
+    SCOPED_TRACE(input.kind);
+    // 1e39 is finite in double: that case is for the float build only.
+    if (input.file == "overflow_float.json" && sizeof(collide2d::Real) != sizeof(float)) continue;
+    kinds.insert(input.kind);
+    const fs::path path = write_temp(input.file, input.contents);
+    for (const std::string command : {"pairs", "check", "distance"}) {
+      SCOPED_TRACE(command);
+      expect_error(run_cli({command, path.string(), "--format", "json"}), path.string(), input.line, input.column, input.keyword);
+    }
+    // The library reports the same place.
+    const auto loaded = collide2d::io::load_scene(path);
+    ASSERT_FALSE(loaded);
+    EXPECT_EQ(loaded.error().line, input.line);
+    EXPECT_EQ(loaded.error().column, input.column);
+    EXPECT_EQ(loaded.error().file, path.string());
+  }
+  EXPECT_GE(kinds.size(), 20u);
+}
+
+TEST(CliBadInput, ConcaveOutlineIsAcceptedWithHull) {
+  const BadInput& concave = *std::find_if(bad_inputs().begin(), bad_inputs().end(), [](const BadInput& input) { return input.file == "concave.json"; });
+  const fs::path path = write_temp("concave_hull.json", concave.contents);
+  const RunResult refused = run_cli({"pairs", path.string()});
+  EXPECT_NE(refused.err.find("concave"), std::string::npos) << refused.err;
+  // With --hull the L becomes (0,0) (4,0) (4,1) (1,4) (0,4); the small circle at (0.5, 0.5) lies inside.
+  const Json document = run_json({"pairs", path.string(), "--hull", "--format", "json"});
+  check_pairs_document(document, 2, false);
+  const auto pairs = pairs_by_index(document);
+  ASSERT_TRUE(pairs.contains({0, 1}));
+  EXPECT_EQ(pairs.at({0, 1}).at("status"), "overlap");
+  // The circle's nearest way out is through the bottom or the left side: 0.5 + 0.25.
+  EXPECT_NEAR(pairs.at({0, 1}).at("depth").get<double>(), 0.75, tight);
+  const Json checked = run_json({"check", path.string(), "--hull", "--format", "json"});
+  EXPECT_EQ(checked.at("bodies_detail")[0].at("vertices").get<int>(), 5);
+}
+
+TEST(CliBadInput, FileLevelProblems) {
+  // Unknown extension and a missing file: the whole file is at fault, line and column 0.
+  const fs::path text = write_temp("scene.txt", "{\"bodies\": []}\n");
+  expect_error(run_cli({"pairs", text.string()}), text.string(), 0, 0, "unknown scene format");
+  const fs::path missing = temp_path("does_not_exist.json");
+  expect_error(run_cli({"check", missing.string()}), missing.string(), 0, 0, "cannot open");
+  // The minkowski bodies must exist in the scene.
+  const fs::path svg = temp_path("never_written.svg");
+  expect_error(run_cli({"minkowski", scene("rotated_boxes.json"), "0", "6", "--svg", svg.string()}), scene("rotated_boxes.json"), 0, 0,
+               "body 6 does not exist");
+  expect_error(run_cli({"minkowski", scene("rotated_boxes.json"), "-1", "2", "--svg", svg.string()}), scene("rotated_boxes.json"), 0, 0,
+               "body -1 does not exist");
+  expect_error(run_cli({"minkowski", scene("rotated_boxes.json"), "2", "2", "--svg", svg.string()}), scene("rotated_boxes.json"), 0, 0,
+               "differ");
+  EXPECT_FALSE(fs::exists(svg));
+}
+
+TEST(CliBadInput, BadCommandLines) {
+  const std::vector<std::vector<std::string>> commands = {
+      {"pairs", scene("slope.json"), "--bogus"},
+      {"pairs", scene("slope.json"), "--format", "yaml"},
+      {"pairs"},
+      {},
+      {"explode", scene("slope.json")},
+      {"minkowski", scene("slope.json"), "zero", "1", "--svg", temp_path("x.svg").string()},
+  };
+  for (const auto& arguments : commands) {
+    std::string joined;
+    for (const std::string& argument : arguments) joined += argument + " ";
+    SCOPED_TRACE(joined);
+    const RunResult result = run_cli(arguments);
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_EQ(result.out, "");
+    EXPECT_EQ(result.err.rfind("error: ", 0), 0u) << result.err;
+  }
+  EXPECT_FALSE(fs::exists(temp_path("x.svg")));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scale: 5,000 bodies
+
+struct GeneratedBody {
+  double x, y, bound;  // centre and bounding radius around it
+};
+
+TEST(CliScale, FiveThousandBodiesMatchBruteForce) {
+  constexpr int count = 5000;
+  constexpr double side = 160;  // about 0.4 of the square covered: several neighbours each
+  std::mt19937 random(20240503);
+  std::uniform_real_distribution<double> unit(0, 1);
+  auto uniform = [&](double low, double high) { return low + (high - low) * unit(random); };
+  Json bodies = Json::array();
+  std::vector<GeneratedBody> generated;
+  std::map<std::string, int> kinds;
+  for (int i = 0; i < count; ++i) {
+    const double x = uniform(0, side), y = uniform(0, side), angle = uniform(-M_PI, M_PI);
+    Json body{{"position", {x, y}}, {"angle", angle}};
+    double bound = 0;
+    switch (i % 3) {
+      case 0: {
+        const double hx = uniform(0.3, 1.5), hy = uniform(0.3, 1.5);
+        body["shape"] = {{"type", "box"}, {"half_extents", {hx, hy}}};
+        bound = std::hypot(hx, hy);
+        ++kinds["box"];
+        break;
+      }
+      case 1: {
+        const double r = uniform(0.3, 1.2);
+        body["shape"] = {{"type", "circle"}, {"radius", r}};
+        bound = r;
+        ++kinds["circle"];
+        break;
+      }
+      default: {
+        const int n = 3 + static_cast<int>(random() % 6);
+        const double r = uniform(0.5, 1.5);
+        Json vertices = Json::array();
+        for (int k = 0; k < n; ++k) {
+          const double step = 2 * M_PI / n, phi = k * step + uniform(-0.3, 0.3) * step;
+          vertices.push_back({r * std::cos(phi), r * std::sin(phi)});
+        }
+        body["shape"] = {{"type", "polygon"}, {"vertices", vertices}};
+        bound = r;
+        ++kinds["polygon"];
+        break;
+      }
+    }
+    bodies.push_back(body);
+    generated.push_back({x, y, bound});
+  }
+  const fs::path path = write_temp("five_thousand.json", Json{{"bodies", bodies}}.dump());
+
+  const auto start = std::chrono::steady_clock::now();
+  const RunResult result = run_cli({"pairs", path.string(), "--format", "json"});
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.err, "");
+  const Json document = Json::parse(result.out);
+  // Bodies reach about 2 and float pair tolerances are 64 eps per unit of reach: 16 of them
+  // over a reach of 8 is about 1e-3.
+  check_pairs_document(document, count, false, sizeof(collide2d::Real) == sizeof(float) ? 1e-3 : 1e-4);
+  std::printf("[ timing   ] collide2d pairs --format json on %d bodies (%d boxes, %d circles, %d polygons): %.3f s, %zu pairs\n", count,
+              kinds["box"], kinds["circle"], kinds["polygon"], seconds, document.at("pairs").size());
+
+  // Brute force over every pair of the same scene loaded through the library; pairs whose
+  // bounding circles are clearly apart cannot touch.
+  const auto loaded = collide2d::io::load_scene(path);
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  const auto& scene_bodies = loaded.value().bodies;
+  ASSERT_EQ(static_cast<int>(scene_bodies.size()), count);
+  const auto listed = pairs_by_index(document);
+  std::set<std::pair<int, int>> clear_overlaps;
+  int borderline = 0, checked_apart = 0;
+  for (int a = 0; a < count; ++a) {
+    for (int b = a + 1; b < count; ++b) {
+      const GeneratedBody& ga = generated[static_cast<std::size_t>(a)];
+      const GeneratedBody& gb = generated[static_cast<std::size_t>(b)];
+      if (std::hypot(ga.x - gb.x, ga.y - gb.y) > ga.bound + gb.bound + 1e-3) continue;
+      const auto& first = scene_bodies[static_cast<std::size_t>(a)];
+      const auto& second = scene_bodies[static_cast<std::size_t>(b)];
+      const double tolerance = 1e-4 * (ga.bound + gb.bound);
+      const auto contact = collide2d::penetration(first.shape, first.transform, second.shape, second.transform);
+      const bool touches = collide2d::overlap(first.shape, first.transform, second.shape, second.transform);
+      if (contact && static_cast<double>(contact->depth) > tolerance) {
+        clear_overlaps.insert({a, b});
+        EXPECT_TRUE(touches) << a << " " << b;
+        auto found = listed.find({a, b});
+        if (found == listed.end()) {
+          ADD_FAILURE() << "pair " << a << " " << b << " overlaps by " << contact->depth << " but is not listed";
+          continue;
+        }
+        EXPECT_EQ(found->second.at("status"), "overlap");
+        EXPECT_NEAR(found->second.at("depth").get<double>(), static_cast<double>(contact->depth), tolerance);
+        continue;
+      }
+      const auto gap = collide2d::distance(first.shape, first.transform, second.shape, second.transform);
+      if (!contact && static_cast<double>(gap.distance) > tolerance) {
+        ++checked_apart;
+        EXPECT_FALSE(touches) << a << " " << b;
+        EXPECT_FALSE(listed.contains({a, b})) << "pair " << a << " " << b << " is " << gap.distance << " apart but listed";
+        continue;
+      }
+      ++borderline;
+    }
+  }
+  // Every listed pair is a clear overlap or borderline, never a pair the brute force found apart.
+  int listed_borderline = 0;
+  for (const auto& [key, pair] : listed) {
+    if (clear_overlaps.contains(key)) continue;
+    ++listed_borderline;
+    const GeneratedBody& ga = generated[static_cast<std::size_t>(key.first)];
+    const GeneratedBody& gb = generated[static_cast<std::size_t>(key.second)];
+    EXPECT_LE(std::hypot(ga.x - gb.x, ga.y - gb.y), ga.bound + gb.bound + 1e-3) << key.first << " " << key.second;
+    EXPECT_LE(pair.at("depth").get<double>(), 1e-4 * (ga.bound + gb.bound)) << key.first << " " << key.second;
+  }
+  std::printf("[ scale    ] %zu clear overlaps, %d near pairs clearly apart, %d borderline, %d listed borderline\n", clear_overlaps.size(),
+              checked_apart, borderline, listed_borderline);
+  EXPECT_GT(clear_overlaps.size(), 2000u) << "the scene should be moderately dense";
+}
+
+}  // namespace
