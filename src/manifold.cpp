@@ -155,36 +155,11 @@ Manifold collide_views(const PolygonView& a, const PolygonView& b, const Transfo
 Manifold collide_view_circle(const PolygonView& shape, Vec2 center, Real circle_radius, const Real tolerance,
                              const CollideOptions& options) {
   const Real radii = shape.radius + circle_radius;
-  int face = 0;
-  Real face_separation = -std::numeric_limits<Real>::max();
-  for (int i = 0; i < shape.count(); ++i) {
-    const Real separation = dot(shape.normals[i], center - shape.vertices[i]);
-    if (separation > face_separation) {
-      face_separation = separation;
-      face = i;
-    }
-  }
-  const Real keep_within = radii + options.speculative_distance + tolerance;
-  if (face_separation > keep_within) return {};
-  const Vec2 v1 = shape.vertices[face], v2 = shape.vertices[(face + 1) % shape.count()];
-  Vec2 core_point = center - face_separation * shape.normals[face];
-  Vec2 normal = shape.normals[face];
-  Real core_distance = face_separation;
-  int feature = face;
-  // Outside the core: the face or one of its end vertices is closest. A two-vertex core (capsule,
-  // segment) has no end faces, so a centre on its line beyond an end shows a face separation of
-  // 0: its ends are always checked.
-  if (face_separation > tolerance || shape.count() == 2) {
-    const Real past_v1 = dot(center - v1, v2 - v1), past_v2 = dot(center - v2, v1 - v2);
-    if ((past_v1 <= 0 || past_v2 <= 0) && center != (past_v1 <= 0 ? v1 : v2)) {
-      core_point = past_v1 <= 0 ? v1 : v2;
-      feature = past_v1 <= 0 ? face : (face + 1) % shape.count();
-      core_distance = distance(core_point, center);
-      if (core_distance > keep_within) return {};
-      normal = (Real(1) / core_distance) * (center - core_point);
-      feature += 0x400;  // a vertex, not a face
-    }
-  }
+  const detail::CoreFeature nearest = detail::nearest_core_feature(shape, center, tolerance);
+  if (nearest.signed_distance > radii + options.speculative_distance + tolerance) return {};
+  const Vec2 core_point = nearest.core_point, normal = nearest.normal;
+  const Real core_distance = nearest.signed_distance;
+  const int feature = nearest.feature;
   Manifold manifold;
   manifold.normal = normal;
   const Vec2 surface_shape = core_point + shape.radius * normal;

@@ -48,6 +48,17 @@ inline PolygonView view_of(const Polygon& polygon) {
   return {polygon.vertices(), polygon.normals(), polygon.radius(), &polygon};
 }
 
+// The point of a core (polygon, or two-vertex segment core) nearest a point, all in the core's frame.
+struct CoreFeature {
+  Vec2 core_point;         // nearest point of the core's boundary (the point itself projected when inside)
+  Vec2 normal;             // outward unit normal there: from core_point toward the point when outside
+  Real signed_distance;    // distance from the core's boundary: > 0 outside, <= 0 inside (a segment core has no inside)
+  int feature;             // edge index, or 0x400 + vertex index when a vertex is nearest
+};
+// The face of largest separation and its Voronoi regions (face, either end vertex) give the
+// nearest feature; `tolerance` decides when the point counts as on the core.
+CoreFeature nearest_core_feature(const PolygonView& core, Vec2 point, Real tolerance);
+
 // The best separating axis of each shape (edge normals of A, edge normals of B).
 struct SatAxes {
   SatAxis of_a;  // A's edge normal with the largest separation, A's frame

@@ -1,0 +1,31 @@
+// collide2d/point_query.hpp — is a point inside a shape, and where is the shape's surface nearest it.
+#pragma once
+
+#include "collide2d/shapes.hpp"
+
+namespace collide2d {
+
+/// The surface point of a shape nearest a query point.
+struct PointProjection {
+  Vec2 point;                ///< world point on the shape's surface nearest the query point
+  Real signed_distance = 0;  ///< distance to the surface: > 0 outside, < 0 inside, length units
+  Vec2 normal;               ///< world unit outward normal of the surface at `point` (for a point at a circle's centre: A's +x)
+};
+
+/// The nearest surface point and the signed distance, for a shape placed by `transform`.
+/// Rounded shapes are exact. A segment (or zero-radius capsule) has no inside: its distance is >= 0.
+[[nodiscard]] PointProjection closest_point(const Circle& shape, const Transform& transform, Vec2 point);
+[[nodiscard]] PointProjection closest_point(const Capsule& shape, const Transform& transform, Vec2 point);
+[[nodiscard]] PointProjection closest_point(const Segment& shape, const Transform& transform, Vec2 point);
+[[nodiscard]] PointProjection closest_point(const Polygon& shape, const Transform& transform, Vec2 point);
+[[nodiscard]] PointProjection closest_point(const Shape& shape, const Transform& transform, Vec2 point);
+
+/// True when the world point is inside the shape or on its surface (within the size-scaled
+/// tolerance of docs/conventions.md). For any shape with a closest_point overload.
+template <class S>
+[[nodiscard]] bool contains(const S& shape, const Transform& transform, Vec2 point) {
+  const Real tolerance = relative_tolerance * (size_scale(shape) + length(point - transform.position));
+  return closest_point(shape, transform, point).signed_distance <= tolerance;
+}
+
+}  // namespace collide2d

@@ -1,0 +1,44 @@
+// collide2d/raycast.hpp — what a ray hits first.
+#pragma once
+
+#include <optional>
+
+#include "collide2d/shapes.hpp"
+
+namespace collide2d {
+
+/// A ray: the points origin + t * translation for t in [0, max_fraction], world frame.
+struct Ray {
+  Vec2 origin;            ///< start point, world
+  Vec2 translation;       ///< end point minus start point at t = 1 (not necessarily unit length)
+  Real max_fraction = 1;  ///< the largest t tested, >= 0
+};
+
+/// Where a ray first meets a shape's surface.
+struct RayHit {
+  Real fraction = 0;    ///< t of the hit: the point is origin + fraction * translation
+  Vec2 point;           ///< world point of the hit
+  Vec2 normal;          ///< world unit outward surface normal at the hit; zero when `inside`
+  bool inside = false;  ///< the ray starts inside the shape: reported as a hit at fraction 0
+};
+
+/// The first point where the ray meets the shape (placed by `transform`), or empty when it
+/// misses within [0, max_fraction].
+/// - A ray starting inside (deeper than the size-scaled tolerance) hits at fraction 0 with
+///   `inside` set and a zero normal.
+/// - A ray starting on the surface hits at fraction 0 with the surface normal when it heads
+///   inward; heading outward or along the surface, it starts nowhere near anything new and the
+///   rest of the ray is tested.
+/// - A zero-length ray (or max_fraction 0) hits only when its origin is inside or on the surface.
+/// - A ray grazing a vertex hits it (fraction where it touches, the normal of an edge at that
+///   vertex); a ray running along an edge hits where it first touches the shape, with that edge's
+///   normal; a ray running along a segment hits its nearer end with the normal pointing back along the ray.
+/// Circles, segments and unrounded polygons are analytic (polygons by Cyrus–Beck clipping);
+/// capsules and rounded polygons use shape_cast() of a point, exact to the cast tolerance.
+[[nodiscard]] std::optional<RayHit> raycast(const Circle& shape, const Transform& transform, const Ray& ray);
+[[nodiscard]] std::optional<RayHit> raycast(const Capsule& shape, const Transform& transform, const Ray& ray);
+[[nodiscard]] std::optional<RayHit> raycast(const Segment& shape, const Transform& transform, const Ray& ray);
+[[nodiscard]] std::optional<RayHit> raycast(const Polygon& shape, const Transform& transform, const Ray& ray);
+[[nodiscard]] std::optional<RayHit> raycast(const Shape& shape, const Transform& transform, const Ray& ray);
+
+}  // namespace collide2d
