@@ -233,6 +233,84 @@ std::string minkowski_command(const std::string& scene_path, const Scene& scene,
   return out.str();
 }
 
+/// Parses "OX,OY,DX,DY" into a ray; throws Failure naming the option on anything else.
+Ray parse_ray(const std::string& text) {
+  std::vector<Real> numbers;
+  std::stringstream stream(text);
+  std::string part;
+  while (std::getline(stream, part, ',')) {
+    char* end = nullptr;
+    const double value = std::strtod(part.c_str(), &end);
+    if (part.empty() || end != part.c_str() + part.size() || !std::isfinite(value) || !std::isfinite(static_cast<Real>(value))) {
+      throw Failure{"--ray expects four finite numbers OX,OY,DX,DY; \"" + part + "\" is not one"};
+    }
+    numbers.push_back(static_cast<Real>(value));
+  }
+  if (numbers.size() != 4 || (!text.empty() && text.back() == ',')) throw Failure{"--ray expects four numbers OX,OY,DX,DY, got \"" + text + "\""};
+  return Ray{{numbers[0], numbers[1]}, {numbers[2], numbers[3]}, 1};
+}
+
+Json hit_json(const RayReport& report) {
+  return {{"hit", true},
+          {"body", report.body},
+          {"fraction", json_number(report.hit.fraction)},
+          {"point", point_json(report.hit.point)},
+          {"normal", point_json(report.hit.normal)},
+          {"inside", report.hit.inside}};
+}
+
+std::string raycast_output(const std::vector<RayReport>& hits, bool all, const std::string& format) {
+  std::ostringstream out;
+  if (format == "json") {
+    Json document;
+    if (all) {
+      document["hits"] = Json::array();
+      for (const RayReport& report : hits) document["hits"].push_back(hit_json(report));
+    } else {
+      document = hits.empty() ? Json{{"hit", false}} : hit_json(hits.front());
+    }
+    out << document.dump(2) << "\n";
+  } else if (hits.empty()) {
+    out << "the ray hits nothing\n";
+  } else {
+    char line[200];
+    std::snprintf(line, sizeof line, "%5s %10s  %-24s %-24s\n", "body", "fraction", "point", "normal");
+    out << line;
+    for (const RayReport& report : hits) {
+      std::snprintf(line, sizeof line, "%5d %10s  %-24s %-24s%s\n", report.body, format_number(report.hit.fraction).c_str(),
+                    format_point(report.hit.point).c_str(), format_point(report.hit.normal).c_str(),
+                    report.hit.inside ? "  (starts inside)" : "");
+      out << line;
+    }
+  }
+  return out.str();
+}
+
+std::string cast_output(const std::vector<ImpactReport>& impacts, Real duration, const std::string& format) {
+  std::ostringstream out;
+  if (format == "json") {
+    Json document{{"time", json_number(duration)}, {"hits", Json::array()}};
+    for (const ImpactReport& impact : impacts) {
+      document["hits"].push_back({{"a", impact.a}, {"b", impact.b}, {"toi", json_number(impact.time)},
+                                  {"point", point_json(impact.hit.point)}, {"normal", point_json(impact.hit.normal)}});
+    }
+    out << document.dump(2) << "\n";
+  } else {
+    out << impacts.size() << " pairs come into contact within time " << format_number(duration) << "\n";
+    if (!impacts.empty()) {
+      char line[200];
+      std::snprintf(line, sizeof line, "%5s %5s %12s  %-24s %s\n", "a", "b", "toi", "point", "normal (a to b)");
+      out << line;
+      for (const ImpactReport& impact : impacts) {
+        std::snprintf(line, sizeof line, "%5d %5d %12s  %-24s %s\n", impact.a, impact.b, format_number(impact.time).c_str(),
+                      format_point(impact.hit.point).c_str(), format_point(impact.hit.normal).c_str());
+        out << line;
+      }
+    }
+  }
+  return out.str();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -261,6 +339,19 @@ int main(int argc, char** argv) {
   minkowski->add_option("a", body_a, "index of body A")->required();
   minkowski->add_option("b", body_b, "index of body B")->required();
   minkowski->add_option("--svg", svg_path, "the SVG file to draw")->required();
+  std::string ray_text;
+  CLI::App* raycast_command = app.add_subcommand("raycast", "what a ray from (OX, OY) along (DX, DY) hits, fraction in [0, 1]");
+  common(raycast_command, false);
+  raycast_command->add_option("--ray", ray_text, "OX,OY,DX,DY: origin and translation of the ray")->required();
+  raycast_command->add_flag("--all", all, "list every body hit, in order of fraction");
+  raycast_command->add_option("--svg", svg_path, "also draw the scene, the ray and the hits to this SVG file");
+  double duration = 0;
+  CLI::App* cast = app.add_subcommand("cast", "when pairs of moving bodies first touch within a time span");
+  common(cast, false);
+  cast->add_option("--time", duration, "how long every body moves with its velocity and angular velocity")
+      ->required()
+      ->check(CLI::NonNegativeNumber);
+  cast->add_option("--svg", svg_path, "also draw the bodies at their times of impact to this SVG file");
 
   try {
     app.parse(argc, argv);
@@ -284,6 +375,16 @@ int main(int argc, char** argv) {
       output = distance_output(all_distances(scene), format);
     } else if (check->parsed()) {
       output = check_output(scene, format);
+    } else if (raycast_command->parsed()) {
+      const Ray ray = parse_ray(ray_text);
+      const std::vector<RayReport> hits = cast_ray(scene, ray, all);
+      write_svg(svg_path, ray_picture(scene, ray, hits));
+      output = raycast_output(hits, all, format);
+    } else if (cast->parsed()) {
+      if (!std::isfinite(duration) || !std::isfinite(static_cast<Real>(duration))) throw Failure{"--time must be a finite number"};
+      const std::vector<ImpactReport> impacts = find_impacts(scene, static_cast<Real>(duration));
+      write_svg(svg_path, impacts_picture(scene, impacts, static_cast<Real>(duration)));
+      output = cast_output(impacts, static_cast<Real>(duration), format);
     } else {
       output = minkowski_command(scene_path, scene, body_a, body_b, svg_path, format);
     }

@@ -4,7 +4,8 @@
 // x range is still open and tests y overlap, giving candidate pairs in O(n log n + k) for k
 // candidates. Each candidate gets penetration() (overlap or touching, by depth against the pair
 // tolerance) and collide() for its contact points. Until the world and broad phase exist this
-// is the command's pair finder.
+// is the command's pair finder. Impacts use the same sweep on boxes that hold each body's whole
+// motion, then time_of_impact on each candidate.
 #include "collide2d/io/pairs.hpp"
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 
 #include "collide2d/distance.hpp"
 #include "collide2d/penetration.hpp"
+#include "collide2d/shape_cast.hpp"
 
 namespace collide2d::io {
 namespace {
@@ -20,6 +22,25 @@ namespace {
 Real touching_tolerance(const Body& a, const Body& b) {
   return relative_tolerance * (size_scale(a.shape) + size_scale(b.shape) +
                                length(inverse_compose(a.transform, b.transform).position));
+}
+
+/// Pairs (a < b, sorted) of boxes that overlap or touch: sort by lower x, sweep left to right
+/// keeping the boxes whose x range is still open, and test y overlap against those.
+std::vector<std::pair<int, int>> overlapping_boxes(const std::vector<Aabb>& boxes) {
+  std::vector<int> order(boxes.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](int left, int right) { return boxes[left].lower.x < boxes[right].lower.x; });
+  std::vector<std::pair<int, int>> candidates;
+  std::vector<int> open;
+  for (int body : order) {
+    std::erase_if(open, [&](int other) { return boxes[other].upper.x < boxes[body].lower.x; });
+    for (int other : open) {
+      if (boxes[other].overlaps(boxes[body])) candidates.emplace_back(std::min(body, other), std::max(body, other));
+    }
+    open.push_back(body);
+  }
+  std::sort(candidates.begin(), candidates.end());
+  return candidates;
 }
 
 PairReport classify(const Scene& scene, int a, int b) {
@@ -50,20 +71,7 @@ std::vector<PairReport> find_pairs(const Scene& scene, bool all) {
   std::vector<Aabb> boxes;
   boxes.reserve(scene.bodies.size());
   for (const Body& body : scene.bodies) boxes.push_back(compute_aabb(body.shape, body.transform));
-  std::vector<int> order(scene.bodies.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](int left, int right) { return boxes[left].lower.x < boxes[right].lower.x; });
-  std::vector<std::pair<int, int>> candidates;
-  std::vector<int> open;
-  for (int body : order) {
-    std::erase_if(open, [&](int other) { return boxes[other].upper.x < boxes[body].lower.x; });
-    for (int other : open) {
-      if (boxes[other].overlaps(boxes[body])) candidates.emplace_back(std::min(body, other), std::max(body, other));
-    }
-    open.push_back(body);
-  }
-  std::sort(candidates.begin(), candidates.end());
-  for (const auto& [a, b] : candidates) {
+  for (const auto& [a, b] : overlapping_boxes(boxes)) {
     PairReport report = classify(scene, a, b);
     if (report.status != PairStatus::separate) reports.push_back(std::move(report));
   }
@@ -82,6 +90,38 @@ std::vector<DistanceReport> all_distances(const Scene& scene) {
     }
   }
   return reports;
+}
+
+std::vector<RayReport> cast_ray(const Scene& scene, const Ray& ray, bool all) {
+  std::vector<RayReport> hits;
+  for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
+    const Body& body = scene.bodies[i];
+    if (const std::optional<RayHit> hit = raycast(body.shape, body.transform, ray)) hits.push_back({static_cast<int>(i), *hit});
+  }
+  std::stable_sort(hits.begin(), hits.end(), [](const RayReport& left, const RayReport& right) { return left.hit.fraction < right.hit.fraction; });
+  if (!all && hits.size() > 1) hits.resize(1);
+  return hits;
+}
+
+std::vector<ImpactReport> find_impacts(const Scene& scene, Real duration) {
+  // Each body stays within its reach of its origin's straight path: a box around that path,
+  // grown by the reach, holds the whole sweep.
+  std::vector<Sweep> sweeps;
+  std::vector<Aabb> boxes;
+  for (const Body& body : scene.bodies) {
+    sweeps.push_back(Sweep::from_motion(body.transform, body.velocity, body.angular_velocity, duration));
+    const Real reach = size_scale(body.shape);
+    const Vec2 start = sweeps.back().center_start, end = sweeps.back().center_end;
+    boxes.push_back({min(start, end) - Vec2{reach, reach}, max(start, end) + Vec2{reach, reach}});
+  }
+  std::vector<ImpactReport> impacts;
+  for (const auto& [a, b] : overlapping_boxes(boxes)) {
+    const std::optional<CastHit> hit = std::visit(
+        [&](const auto& shape_a, const auto& shape_b) { return time_of_impact(shape_a, sweeps[a], shape_b, sweeps[b]); },
+        scene.bodies[static_cast<std::size_t>(a)].shape, scene.bodies[static_cast<std::size_t>(b)].shape);
+    if (hit) impacts.push_back({a, b, hit->time * duration, *hit});
+  }
+  return impacts;
 }
 
 const char* status_name(PairStatus status) {

@@ -5,6 +5,7 @@
 // shape the queries see.
 #include "collide2d/io/svg.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -180,13 +181,20 @@ std::string SvgCanvas::finish(std::string_view title) const {
          escape(title) + "</title>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n" + body_ + "</svg>\n";
 }
 
-std::string pairs_picture(const Scene& scene, const std::vector<PairReport>& pairs) {
+namespace {
+/// The box holding every body of the scene at its start pose ([-1, 1]^2 for an empty scene).
+Aabb scene_bounds(const Scene& scene) {
   std::optional<Aabb> bounds;
   for (const Body& body : scene.bodies) {
     const Aabb box = compute_aabb(body.shape, body.transform);
     bounds = bounds ? bounds->merged(box) : box;
   }
-  SvgCanvas canvas(bounds.value_or(Aabb{{-1, -1}, {1, 1}}));
+  return bounds.value_or(Aabb{{-1, -1}, {1, 1}});
+}
+}  // namespace
+
+std::string pairs_picture(const Scene& scene, const std::vector<PairReport>& pairs) {
+  SvgCanvas canvas(scene_bounds(scene));
   canvas.axes_and_scale();
   std::vector<PairStatus> worst(scene.bodies.size(), PairStatus::separate);
   for (const PairReport& pair : pairs) {
@@ -216,6 +224,72 @@ std::string pairs_picture(const Scene& scene, const std::vector<PairReport>& pai
                  {"#111", "contact point"},
                  {"#6c3483", "normal a to b, length = depth"}});
   return canvas.finish("collide2d pairs: " + std::to_string(scene.bodies.size()) + " bodies");
+}
+
+std::string ray_picture(const Scene& scene, const Ray& ray, const std::vector<RayReport>& hits) {
+  const Vec2 end = ray.origin + ray.max_fraction * ray.translation;
+  SvgCanvas canvas(scene_bounds(scene).merged({min(ray.origin, end), max(ray.origin, end)}));
+  canvas.axes_and_scale();
+  for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
+    const Body& body = scene.bodies[i];
+    const bool hit = std::any_of(hits.begin(), hits.end(), [&](const RayReport& report) { return report.body == int(i); });
+    canvas.shape(body.shape, body.transform, hit ? "#f9d79b" : "#cfe3f5", hit ? "#d68910" : "#2c6fad", 1.5, 0.75);
+    canvas.text(compute_aabb(body.shape, body.transform).center(), std::to_string(i), 12, "#222", -4, 4);
+  }
+  const Vec2 first = hits.empty() ? end : hits.front().hit.point;
+  canvas.line(ray.origin, end, "#c0392b", 1.5, "6 4");
+  canvas.arrow(ray.origin, first, "#c0392b", 2);
+  canvas.dot(ray.origin, 4, "#c0392b");
+  const Real normal_length = Real(0.08) * length(scene_bounds(scene).upper - scene_bounds(scene).lower);
+  for (const RayReport& report : hits) {
+    canvas.arrow(report.hit.point, report.hit.point + normal_length * report.hit.normal, "#6c3483", 2);
+    canvas.dot(report.hit.point, 4, "#111");
+  }
+  canvas.legend({{"#c0392b", "ray (solid to the first hit)"},
+                 {"#f9d79b", "body the ray hits"},
+                 {"#111", "hit point"},
+                 {"#6c3483", "surface normal at the hit"}});
+  return canvas.finish("collide2d raycast: " + std::to_string(hits.size()) + " hits");
+}
+
+std::string impacts_picture(const Scene& scene, const std::vector<ImpactReport>& impacts, Real duration) {
+  std::vector<std::optional<Real>> earliest(scene.bodies.size());
+  for (const ImpactReport& impact : impacts) {
+    for (int body : {impact.a, impact.b}) {
+      if (!earliest[body] || impact.time < *earliest[body]) earliest[body] = impact.time;
+    }
+  }
+  std::vector<Sweep> sweeps;
+  Aabb bounds = scene_bounds(scene);
+  for (const Body& body : scene.bodies) {
+    sweeps.push_back(Sweep::from_motion(body.transform, body.velocity, body.angular_velocity, duration));
+    bounds = bounds.merged(compute_aabb(body.shape, sweeps.back().at(1)));
+  }
+  SvgCanvas canvas(bounds);
+  canvas.axes_and_scale();
+  for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
+    const Body& body = scene.bodies[i];
+    canvas.shape(body.shape, body.transform, "#cfe3f5", "#7fa7c9", 1, 0.35);
+    const Real fraction = earliest[i] && duration > 0 ? *earliest[i] / duration : Real(1);
+    canvas.line(sweeps[i].center_start, sweeps[i].at(fraction).position, "#7f8c8d", 1, "4 3");
+    if (earliest[i]) {
+      canvas.shape(body.shape, sweeps[i].at(fraction), "#f4a6a6", "#c0392b", 1.5, 0.7);
+      canvas.text(compute_aabb(body.shape, sweeps[i].at(fraction)).center(), std::to_string(i), 12, "#222", -4, 4);
+    } else {
+      canvas.text(compute_aabb(body.shape, body.transform).center(), std::to_string(i), 12, "#222", -4, 4);
+    }
+  }
+  const Real normal_length = Real(0.06) * length(bounds.upper - bounds.lower);
+  for (const ImpactReport& impact : impacts) {
+    canvas.arrow(impact.hit.point, impact.hit.point + normal_length * impact.hit.normal, "#6c3483", 2);
+    canvas.dot(impact.hit.point, 3.5, "#111");
+  }
+  canvas.legend({{"#cfe3f5", "bodies at time 0"},
+                 {"#f4a6a6", "bodies at their first contact"},
+                 {"#7f8c8d", "path of each body's origin"},
+                 {"#111", "contact point"},
+                 {"#6c3483", "normal a to b"}});
+  return canvas.finish("collide2d cast: " + std::to_string(impacts.size()) + " contacts");
 }
 
 std::string minkowski_picture(const MinkowskiPicture& picture, std::string_view title) {

@@ -1,11 +1,14 @@
 // collide2d/io/pairs.hpp — the scene-wide reports the collide2d command prints: which pairs of
-// bodies overlap, touch or are apart, and how far apart every pair is.
+// bodies overlap, touch or are apart, how far apart every pair is, what a ray hits, and when
+// moving bodies first touch.
 #pragma once
 
 #include <vector>
 
 #include "collide2d/io/scene.hpp"
 #include "collide2d/manifold.hpp"
+#include "collide2d/raycast.hpp"
+#include "collide2d/shape_cast.hpp"
 
 namespace collide2d::io {
 
@@ -42,6 +45,27 @@ struct DistanceReport {
 
 /// The distance of every pair of bodies, ordered by (a, b).
 std::vector<DistanceReport> all_distances(const Scene& scene);
+
+/// One body a ray hits.
+struct RayReport {
+  int body = 0;  ///< index of the body hit
+  RayHit hit;    ///< where (world) and at which fraction of the ray
+};
+
+/// The bodies the ray hits, in order of fraction (ties in body order); without `all`, only the first.
+std::vector<RayReport> cast_ray(const Scene& scene, const Ray& ray, bool all);
+
+/// The first contact of a pair of moving bodies.
+struct ImpactReport {
+  int a = 0;       ///< index of the first body
+  int b = 0;       ///< index of the second body, > a
+  Real time = 0;   ///< absolute time of first contact, in [0, duration]
+  CastHit hit;     ///< contact point and normal (a to b) at that time; hit.time is the fraction of duration
+};
+
+/// Every pair (a < b) of bodies that comes into contact while each moves with its velocity and
+/// angular velocity (turning about its origin) for `duration`; pairs touching at the start have time 0.
+std::vector<ImpactReport> find_impacts(const Scene& scene, Real duration);
 
 /// Text name of a status: "overlap", "touching" or "separate".
 const char* status_name(PairStatus status);

@@ -57,6 +57,14 @@ class SvgCanvas {
 /// points, and normals drawn from each contact with length proportional to the depth.
 std::string pairs_picture(const Scene& scene, const std::vector<PairReport>& pairs);
 
+/// The `raycast` picture: every body, the ray (solid up to its first hit, dashed after), each
+/// hit point with its surface normal.
+std::string ray_picture(const Scene& scene, const Ray& ray, const std::vector<RayReport>& hits);
+
+/// The `cast` picture: every body faint at its start, each body that touches another drawn at
+/// its earliest time of impact with its path, and each contact point with its normal.
+std::string impacts_picture(const Scene& scene, const std::vector<ImpactReport>& impacts, Real duration);
+
 /// Everything the `minkowski` picture shows, all in body A's local frame.
 struct MinkowskiPicture {
   MinkowskiDifference difference;            ///< the brute-force difference B - A
