@@ -1129,6 +1129,102 @@ TEST(CliBadInput, BadCommandLines) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// raycast and cast
+
+TEST(CliRaycast, FirstHitAndAllHitsInOrder) {
+  const Json first = run_json({"raycast", scene("moving.json"), "--ray", "-8,1.5,16,0", "--format", "json"});
+  ASSERT_TRUE(first.value("hit", false));
+  EXPECT_EQ(first["body"], 1);
+  EXPECT_NEAR(first["fraction"].get<double>(), 3.5 / 16, 1e-5);  // ball of radius 0.5 at x = -4
+  EXPECT_NEAR(point_of(first["point"]).x, -4.5, 1e-4);
+  EXPECT_NEAR(point_of(first["point"]).y, 1.5, 1e-4);
+  EXPECT_NEAR(point_of(first["normal"]).x, -1, 1e-5);
+  EXPECT_FALSE(first["inside"].get<bool>());
+  const Json all = run_json({"raycast", scene("moving.json"), "--ray", "-8,1.5,16,0", "--all", "--format", "json"});
+  ASSERT_EQ(all["hits"].size(), 2u);
+  EXPECT_EQ(all["hits"][0]["body"], 1);
+  EXPECT_EQ(all["hits"][1]["body"], 0);
+  EXPECT_NEAR(all["hits"][1]["fraction"].get<double>(), 13.75 / 16, 1e-5);  // wall face at x = 5.75
+  EXPECT_NEAR(point_of(all["hits"][1]["normal"]).x, -1, 1e-5);
+}
+
+TEST(CliRaycast, MissInsideAndBadRays) {
+  const Json miss = run_json({"raycast", scene("moving.json"), "--ray", "-8,7,16,0", "--format", "json"});
+  EXPECT_FALSE(miss["hit"].get<bool>());
+  const Json inside = run_json({"raycast", scene("moving.json"), "--ray", "0,-3.5,1,0", "--format", "json"});
+  ASSERT_TRUE(inside["hit"].get<bool>());
+  EXPECT_EQ(inside["body"], 4);
+  EXPECT_EQ(inside["fraction"].get<double>(), 0.0);
+  EXPECT_TRUE(inside["inside"].get<bool>());
+  for (const std::string ray : {"1,2", "1,2,3,x", "1,2,3,4,5", "1,2,3,", "nan,0,1,0", "1e999,0,1,0"}) {
+    SCOPED_TRACE(ray);
+    const RunResult result = run_cli({"raycast", scene("moving.json"), "--ray", ray});
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_EQ(result.out, "");
+    EXPECT_NE(result.err.find("--ray"), std::string::npos) << result.err;
+  }
+}
+
+TEST(CliCast, ClosedFormTimesTouchingAtStartAndMisses) {
+  const fs::path file = write_temp("cast_circles.json", R"({"bodies": [
+    {"position": [0, 0], "velocity": [1, 0], "shape": {"type": "circle", "radius": 1}},
+    {"position": [10, 0], "velocity": [-1, 0], "shape": {"type": "circle", "radius": 1}},
+    {"position": [0, 20], "shape": {"type": "box", "half_extents": [1, 1]}},
+    {"position": [2, 20], "shape": {"type": "box", "half_extents": [1, 1]}},
+    {"position": [0, -20], "velocity": [0, -1], "shape": {"type": "circle", "radius": 1}}
+  ]})");
+  const Json document = run_json({"cast", file.string(), "--time", "10", "--format", "json"});
+  EXPECT_EQ(document["time"].get<double>(), 10.0);
+  const Json& hits = document["hits"];
+  ASSERT_EQ(hits.size(), 2u) << hits.dump();
+  EXPECT_EQ(hits[0]["a"], 0);
+  EXPECT_EQ(hits[0]["b"], 1);
+  EXPECT_NEAR(hits[0]["toi"].get<double>(), 4.0, 1e-3);  // gap 8 closed at speed 2
+  EXPECT_NEAR(point_of(hits[0]["point"]).x, 5.0, 1e-3);
+  EXPECT_NEAR(point_of(hits[0]["normal"]).x, 1.0, 1e-5);
+  EXPECT_EQ(hits[1]["a"], 2);
+  EXPECT_EQ(hits[1]["b"], 3);
+  EXPECT_EQ(hits[1]["toi"].get<double>(), 0.0);  // touching from the start
+}
+
+TEST(CliCast, MovingSceneContactsAreTouchingAtTheirTimes) {
+  const Json document = run_json({"cast", scene("moving.json"), "--time", "2", "--format", "json"});
+  const collide2d::io::Scene moving = collide2d::io::load_scene(scene("moving.json")).value();
+  ASSERT_FALSE(document["hits"].empty());
+  bool plank_hits_wall = false;
+  for (const Json& hit : document["hits"]) {
+    const int a = hit["a"], b = hit["b"];
+    const double toi = hit["toi"];
+    ASSERT_LT(a, b);
+    ASSERT_GE(toi, 0.0);
+    ASSERT_LE(toi, 2.0);
+    plank_hits_wall = plank_hits_wall || (a == 0 && b == 2);
+    const collide2d::io::Body& first = moving.bodies[static_cast<std::size_t>(a)];
+    const collide2d::io::Body& second = moving.bodies[static_cast<std::size_t>(b)];
+    const auto at = [&](const collide2d::io::Body& body) {
+      return collide2d::Sweep::from_motion(body.transform, body.velocity, body.angular_velocity, 2)
+          .at(static_cast<collide2d::Real>(toi / 2));
+    };
+    const collide2d::DistanceResult gap = collide2d::distance(first.shape, at(first), second.shape, at(second));
+    EXPECT_LT(gap.distance, 1e-3) << a << "-" << b << " at " << toi;
+  }
+  EXPECT_TRUE(plank_hits_wall) << "the spinning plank must not tunnel through the wall";
+}
+
+TEST(CliCast, PicturesRender) {
+  const fs::path cast_svg = temp_path("cast.svg"), ray_svg = temp_path("ray.svg");
+  ASSERT_EQ(run_cli({"cast", scene("moving.json"), "--time", "2", "--svg", cast_svg.string()}).exit_code, 0);
+  ASSERT_EQ(run_cli({"raycast", scene("moving.json"), "--ray", "-8,1.5,16,0", "--all", "--svg", ray_svg.string()}).exit_code, 0);
+  for (const fs::path& svg : {cast_svg, ray_svg}) {
+    expect_well_formed_svg(svg);
+    expect_renders(svg);
+  }
+  const RunResult negative = run_cli({"cast", scene("moving.json"), "--time", "-1"});
+  EXPECT_EQ(negative.exit_code, 2);
+  EXPECT_EQ(negative.out, "");
+}
+
+// ---------------------------------------------------------------------------------------------
 // Scale: 5,000 bodies
 
 struct GeneratedBody {
