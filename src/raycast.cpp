@@ -9,7 +9,9 @@
 // crossed. Capsules and rounded polygons cast a point with shape_cast.
 #include "collide2d/raycast.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "collide2d/point_query.hpp"
 #include "collide2d/shape_cast.hpp"
@@ -90,7 +92,10 @@ std::optional<RayHit> raycast(const Segment& shape, const Transform& transform, 
   }
   const Real fraction = cross(to_start, along) / denominator;
   const Real position = cross(to_start, direction) / denominator;  // where on the segment, 0 at a, 1 at b
-  if (fraction < 0 || fraction > ray.max_fraction || position < 0 || position > 1) return std::nullopt;
+  // An end within the tolerance of the ray's line counts as touched (a ray grazing a vertex hits
+  // it): (position - 1) |denominator| / |direction| is that end's distance from the line.
+  const Real end_slack = tolerance / std::abs(denominator);
+  if (fraction < 0 || fraction > ray.max_fraction || position < -end_slack || position > 1 + end_slack) return std::nullopt;
   Vec2 normal = normalize(left_perpendicular(along));
   if (dot(normal, direction) > 0) normal = -normal;
   return to_world(ray, transform, fraction, normal);
@@ -101,28 +106,39 @@ std::optional<RayHit> raycast(const Polygon& shape, const Transform& transform, 
   if (shape.radius() > 0) return cast_point(shape, transform, ray);
   const Vec2 origin = inverse_transform_point(transform, ray.origin);
   const Vec2 direction = inverse_rotate(transform.rotation, ray.translation);
-  Real lower = 0, upper = ray.max_fraction;
-  int entering_edge = -1;
+  // Touching within the size-scaled tolerance counts: clip against the edges pushed out by it, so
+  // a ray grazing a vertex or running along an edge hits even when round-off puts it a hair
+  // outside. The fraction reported is the entering edge's own (unwidened) crossing.
+  const Real tolerance = relative_tolerance * (size_scale(shape) + length(origin) + length(direction) * ray.max_fraction);
+  Real lower = 0, upper = ray.max_fraction, entering_crossing = 0, outermost_offset = std::numeric_limits<Real>::max();
+  int entering_edge = -1, outermost_edge = 0;
   const auto vertices = shape.vertices();
   const auto normals = shape.normals();
   for (int i = 0; i < shape.count(); ++i) {
-    // The ray is inside edge i's half-plane while dot(n, v - o) - t dot(n, d) >= 0.
+    // The ray is inside edge i's (widened) half-plane while dot(n, v - o) + tolerance - t dot(n, d) >= 0.
     const Real offset = dot(normals[i], vertices[i] - origin), approach = dot(normals[i], direction);
+    if (offset < outermost_offset) {
+      outermost_offset = offset;
+      outermost_edge = i;
+    }
     if (approach == 0) {
-      if (offset < 0) return std::nullopt;  // parallel and outside this edge
+      if (offset + tolerance < 0) return std::nullopt;  // parallel and outside this edge
       continue;
     }
-    const Real crossing = offset / approach;
+    const Real crossing = (offset + tolerance) / approach;
     if (approach < 0 && crossing > lower) {  // entering through edge i
       lower = crossing;
       entering_edge = i;
+      entering_crossing = offset / approach;
     } else if (approach > 0 && crossing < upper) {  // leaving through edge i
       upper = crossing;
     }
     if (upper < lower) return std::nullopt;
   }
-  if (entering_edge < 0) return std::nullopt;  // the origin was outside, so some edge must be entered
-  return to_world(ray, transform, lower, normals[entering_edge]);
+  // No edge entered: the origin is outside (classify_start) but within the tolerance of every
+  // edge's line, which happens near a sharp vertex: it touches there.
+  if (entering_edge < 0) return to_world(ray, transform, 0, normals[outermost_edge]);
+  return to_world(ray, transform, std::clamp(entering_crossing, Real(0), ray.max_fraction), normals[entering_edge]);
 }
 
 std::optional<RayHit> raycast(const Shape& shape, const Transform& transform, const Ray& ray) {

@@ -26,13 +26,15 @@ struct RayHit {
 /// misses within [0, max_fraction].
 /// - A ray starting inside (deeper than the size-scaled tolerance) hits at fraction 0 with
 ///   `inside` set and a zero normal.
-/// - A ray starting on the surface hits at fraction 0 with the surface normal when it heads
-///   inward; heading outward or along the surface, it starts nowhere near anything new and the
-///   rest of the ray is tested.
+/// - A ray starting on the surface (within the tolerance) hits at fraction 0 with the surface
+///   normal when it heads inward or along the surface; heading outward it misses (nothing of a
+///   convex shape lies ahead).
 /// - A zero-length ray (or max_fraction 0) hits only when its origin is inside or on the surface.
-/// - A ray grazing a vertex hits it (fraction where it touches, the normal of an edge at that
-///   vertex); a ray running along an edge hits where it first touches the shape, with that edge's
-///   normal; a ray running along a segment hits its nearer end with the normal pointing back along the ray.
+/// - Touching within the size-scaled tolerance counts: a ray grazing a vertex hits it, with the
+///   normal of the edge it enters through; a ray running along an edge from outside hits where it
+///   first touches the polygon, with the normal of the edge it enters through there (as Box2D
+///   does); a ray running along a segment's line hits its nearer end with the normal pointing back
+///   along the ray.
 /// Circles, segments and unrounded polygons are analytic (polygons by Cyrus–Beck clipping);
 /// capsules and rounded polygons use shape_cast() of a point, exact to the cast tolerance.
 [[nodiscard]] std::optional<RayHit> raycast(const Circle& shape, const Transform& transform, const Ray& ray);

@@ -1,0 +1,1118 @@
+#include <gtest/gtest.h>
+
+// Ray casts, shape casts, time of impact and point queries (issue 4).
+//
+// - Analytic oracles: every expected value below was worked out by hand in the shape's local
+//   ("canonical") frame; the comments show the reasoning. Each case then runs under several rigid
+//   poses, which carry the expected points and normals along.
+// - Brute-force oracles, all in double precision and independent of the library's algorithms:
+//   the signed distance of a point to a shape (exact point-to-edge distances and edge-normal
+//   separations of the core, minus the radius), and the signed distance between two shapes
+//   (separating axes over every edge normal of both cores for the depth, exact vertex-to-edge
+//   distances for the gap). Along a ray the signed distance is a convex function of the fraction,
+//   so its minimum (golden section) and its first root (bisection) are found reliably.
+// - The sampling oracle for time of impact: 200 steps over the motion plus bisection refinement.
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <numbers>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "collide2d/collide2d.hpp"
+#include "random_shapes.hpp"
+
+using namespace collide2d;
+
+namespace {
+
+constexpr bool kFloat = sizeof(Real) == sizeof(float);
+// Absolute tolerance for the analytic scenes (sizes ~1..5, placed up to ~45 from the origin). The
+// casts that go through shape_cast stop within the cast tolerance (about 6e-5 of the sizes in
+// float), so positions and travelled distances are compared at this scale, never tighter.
+const double kTol = kFloat ? 3e-4 : 1e-9;
+const double kEps = static_cast<double>(real_epsilon);
+const double kRel = static_cast<double>(relative_tolerance);
+
+Real R(double v) { return static_cast<Real>(v); }
+Shape circle(Real r, Vec2 c = {}) { return Circle{c, r}; }
+Shape capsule(Vec2 a, Vec2 b, Real r) { return Capsule{a, b, r}; }
+Shape segment(Vec2 a, Vec2 b) { return Segment{a, b}; }
+Shape box(Real hw, Real hh, Real r = 0) { return make_box(hw, hh, {}, r).value(); }
+Shape polygon(std::vector<Vec2> points, Real r = 0) { return make_polygon(points, r).value(); }
+Transform at(double x, double y, double angle = 0) { return Transform::from({R(x), R(y)}, R(angle)); }
+
+// The rigid poses every analytic case runs under (the first is the identity).
+std::vector<Transform> poses() {
+  return {at(0, 0), at(3, -2, 0.7), at(-12, 7, -2.4), at(20, 20, std::numbers::pi / 2), at(-0.5, 40, 3.0)};
+}
+
+std::string str(Vec2 v) {
+  char buffer[96];
+  std::snprintf(buffer, sizeof buffer, "(%.9g, %.9g)", static_cast<double>(v.x), static_cast<double>(v.y));
+  return buffer;
+}
+double dist(Vec2 a, Vec2 b) { return std::hypot(static_cast<double>(a.x) - b.x, static_cast<double>(a.y) - b.y); }
+
+// ------------------------------------------------------------------------------------------------
+// Double-precision brute-force geometry.
+
+struct P {
+  double x = 0, y = 0;
+};
+P operator+(P a, P b) { return {a.x + b.x, a.y + b.y}; }
+P operator-(P a, P b) { return {a.x - b.x, a.y - b.y}; }
+P operator*(double s, P a) { return {s * a.x, s * a.y}; }
+double dot(P a, P b) { return a.x * b.x + a.y * b.y; }
+double cross(P a, P b) { return a.x * b.y - a.y * b.x; }
+double norm(P a) { return std::hypot(a.x, a.y); }
+P unit(P a) {
+  const double n = norm(a);
+  return n > 0 ? (1 / n) * a : P{};
+}
+P dp(Vec2 v) { return {static_cast<double>(v.x), static_cast<double>(v.y)}; }
+
+// A shape's core in world coordinates (double), with its rounding radius.
+struct Core {
+  std::vector<P> v;  // 1 point (circle), 2 (segment, capsule) or >= 3 counter-clockwise (polygon)
+  double r = 0;
+};
+
+// The exact image of a local point under the (Real) transform, evaluated in double.
+P world(const Transform& t, Vec2 local) {
+  const double c = t.rotation.cosine, s = t.rotation.sine, x = local.x, y = local.y;
+  return {c * x - s * y + static_cast<double>(t.position.x), s * x + c * y + static_cast<double>(t.position.y)};
+}
+
+void core_of(const Shape& shape, const Transform& t, Core& core) {
+  core.v.clear();
+  std::visit(
+      [&](const auto& s) {
+        using S = std::decay_t<decltype(s)>;
+        if constexpr (std::is_same_v<S, Circle>) {
+          core.v.push_back(world(t, s.center));
+          core.r = s.radius;
+        } else if constexpr (std::is_same_v<S, Capsule>) {
+          core.v = {world(t, s.a), world(t, s.b)};
+          core.r = s.radius;
+        } else if constexpr (std::is_same_v<S, Segment>) {
+          core.v = {world(t, s.a), world(t, s.b)};
+          core.r = 0;
+        } else {
+          for (Vec2 p : s.vertices()) core.v.push_back(world(t, p));
+          core.r = s.radius();
+        }
+      },
+      shape);
+}
+Core core_of(const Shape& shape, const Transform& t) {
+  Core core;
+  core_of(shape, t, core);
+  return core;
+}
+
+// Distance from p to the segment ab (a == b allowed), and the nearest point.
+double segment_distance(P p, P a, P b, P* nearest = nullptr) {
+  const P e = b - a;
+  const double ee = dot(e, e);
+  double s = ee > 0 ? dot(p - a, e) / ee : 0;
+  s = std::clamp(s, 0.0, 1.0);
+  const P q = a + s * e;
+  if (nearest != nullptr) *nearest = q;
+  return norm(p - q);
+}
+
+// Signed distance from a point to the shape: > 0 outside, < 0 inside; `nearest` gets the
+// nearest core point when outside the core.
+double point_sd(const Core& c, P p, P* nearest_core = nullptr) {
+  const std::size_t n = c.v.size();
+  if (n == 1) {
+    if (nearest_core != nullptr) *nearest_core = c.v[0];
+    return norm(p - c.v[0]) - c.r;
+  }
+  if (n == 2) return segment_distance(p, c.v[0], c.v[1], nearest_core) - c.r;
+  double max_separation = -std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < n; ++i) {
+    const P a = c.v[i], b = c.v[(i + 1) % n];
+    const P normal = unit(P{b.y - a.y, a.x - b.x});  // outward for counter-clockwise
+    max_separation = std::max(max_separation, dot(normal, p - a));
+  }
+  if (max_separation <= 0) return max_separation - c.r;
+  double best = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < n; ++i) {
+    P q;
+    const double d = segment_distance(p, c.v[i], c.v[(i + 1) % n], &q);
+    if (d < best) {
+      best = d;
+      if (nearest_core != nullptr) *nearest_core = q;
+    }
+  }
+  return best - c.r;
+}
+
+// Support value of the shape along a unit direction: max over the core of dot(u, v), plus r.
+double support_value(const Core& c, P u) {
+  double best = -std::numeric_limits<double>::infinity();
+  for (P v : c.v) best = std::max(best, dot(u, v));
+  return best + c.r;
+}
+
+// Every edge normal times `sign` (both signs and the edge direction for a two-point core), the
+// axes SAT needs: A's outward normals and B's inward ones point from A to B.
+void add_axes(const Core& c, double sign, std::vector<P>& axes) {
+  const std::size_t n = c.v.size();
+  if (n == 2) {
+    const P e = unit(c.v[1] - c.v[0]);
+    if (norm(e) == 0) return;
+    axes.push_back(P{e.y, -e.x});
+    axes.push_back(P{-e.y, e.x});
+    axes.push_back(e);
+    axes.push_back(-1 * e);
+  } else if (n >= 3) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const P a = c.v[i], b = c.v[(i + 1) % n];
+      axes.push_back(sign * unit(P{b.y - a.y, a.x - b.x}));
+    }
+  }
+}
+
+// Separation of the cores along unit u: min over B of u.b minus max over A of u.a.
+double separation_along(P u, const Core& a, const Core& b) {
+  double max_a = -std::numeric_limits<double>::infinity(), min_b = std::numeric_limits<double>::infinity();
+  for (P p : a.v) max_a = std::max(max_a, dot(u, p));
+  for (P p : b.v) min_b = std::min(min_b, dot(u, p));
+  return min_b - max_a;
+}
+
+// Signed distance between the shapes: the gap when apart, minus the penetration depth when
+// overlapping. Penetration: the largest separation over all edge normals of both cores (the face
+// normals of the Minkowski difference), which is exactly -depth for intersecting convex cores.
+// Gap: the smallest vertex-to-edge distance. When `limit` is given and the cores are proven
+// farther apart than it, returns a lower bound (> limit) without the exact distance.
+double shape_sd(const Core& a, const Core& b, double limit = std::numeric_limits<double>::infinity()) {
+  thread_local std::vector<P> axes;
+  axes.clear();
+  add_axes(a, 1, axes);
+  add_axes(b, -1, axes);
+  if (a.v.size() == 1 && b.v.size() == 1) {
+    const P d = b.v[0] - a.v[0];
+    if (norm(d) == 0) return -a.r - b.r;
+    axes.push_back(unit(d));
+  }
+  double max_separation = -std::numeric_limits<double>::infinity();
+  for (P u : axes) {
+    max_separation = std::max(max_separation, separation_along(u, a, b));
+    if (max_separation - a.r - b.r > limit) return max_separation - a.r - b.r;
+  }
+  if (max_separation <= 0) return max_separation - a.r - b.r;
+  auto edges_distance = [](const Core& points, const Core& edges) {
+    double best = std::numeric_limits<double>::infinity();
+    const std::size_t n = edges.v.size();
+    for (P p : points.v) {
+      if (n == 1) best = std::min(best, norm(p - edges.v[0]));
+      else if (n == 2) best = std::min(best, segment_distance(p, edges.v[0], edges.v[1]));
+      else
+        for (std::size_t i = 0; i < n; ++i) best = std::min(best, segment_distance(p, edges.v[i], edges.v[(i + 1) % n]));
+    }
+    return best;
+  };
+  return std::min(edges_distance(a, b), edges_distance(b, a)) - a.r - b.r;
+}
+
+std::optional<CastHit> toi(const Shape& a, const Sweep& sa, const Shape& b, const Sweep& sb, const CastOptions& options = {}) {
+  return std::visit([&](const auto& x, const auto& y) { return time_of_impact(x, sa, y, sb, options); }, a, b);
+}
+std::optional<CastHit> cast(const Shape& a, const Transform& ta, const Shape& b, const Transform& tb, Vec2 translation,
+                            const CastOptions& options = {}) {
+  return std::visit([&](const auto& x, const auto& y) { return shape_cast(x, ta, y, tb, translation, options); }, a, b);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Raycast: analytic cases.
+
+struct RayCase {
+  std::string name;
+  Shape shape;
+  Vec2 origin, translation;
+  Real max_fraction = 1;
+  bool hit = false;
+  Real fraction = 0;
+  Vec2 point{}, normal{};
+  bool inside = false;
+  std::vector<Vec2> other_normals{};  // also accepted (a vertex hit: the normal of either edge there)
+};
+
+std::vector<RayCase> ray_cases() {
+  std::vector<RayCase> cases;
+  const Vec2 up{0, 1}, down{0, -1}, left{-1, 0}, right{1, 0};
+  const Real s2 = std::sqrt(Real(2)), h2 = 1 / std::sqrt(Real(2));
+
+  // ---- Circle: centre (1, 2) in its local frame, radius 1.
+  const Shape c = circle(1, {1, 2});
+  // Along y = 2.6 from x = -4: (x - 1)^2 = 1 - 0.36 -> x = 0.2; fraction 4.2 / 10; normal (-0.8, 0.6).
+  cases.push_back({"circle oblique", c, {-4, R(2.6)}, {10, 0}, 1, true, R(0.42), {R(0.2), R(2.6)}, {R(-0.8), R(0.6)}});
+  // Straight down from (1, 6): top of the circle at y = 3, fraction 3 / 8.
+  cases.push_back({"circle head-on", c, {1, 6}, {0, -8}, 1, true, R(0.375), {1, 3}, up});
+  cases.push_back({"circle miss", c, {-4, R(3.2)}, {10, 0}, 1, false});
+  cases.push_back({"circle beyond max_fraction", c, {-4, R(2.6)}, {10, 0}, R(0.4), false});
+  cases.push_back({"circle max_fraction just enough", c, {-4, R(2.6)}, {10, 0}, R(0.45), true, R(0.42), {R(0.2), R(2.6)}, {R(-0.8), R(0.6)}});
+  // max_fraction above 1: translation (2.5, 0), the hit 4.2 away is at fraction 1.68.
+  cases.push_back({"circle max_fraction above 1", c, {-4, R(2.6)}, {R(2.5), 0}, 3, true, R(1.68), {R(0.2), R(2.6)}, {R(-0.8), R(0.6)}});
+  cases.push_back({"circle ray pointing away", c, {-4, R(2.6)}, {-10, 0}, 1, false});
+  cases.push_back({"circle starts inside", c, {R(1.2), R(2.1)}, {5, 0}, 1, true, 0, {R(1.2), R(2.1)}, {}, true});
+  cases.push_back({"circle starts at the centre", c, {1, 2}, {0, 3}, 1, true, 0, {1, 2}, {}, true});
+  // On the surface at (0, 2) (normal (-1, 0)): heading in hits at 0 with the normal; heading out misses.
+  cases.push_back({"circle on surface inward", c, {0, 2}, {3, R(0.5)}, 1, true, 0, {0, 2}, left});
+  cases.push_back({"circle on surface outward", c, {0, 2}, {-3, R(0.5)}, 1, false});
+  cases.push_back({"circle zero-length outside", c, {-4, R(2.6)}, {0, 0}, 1, false});
+  cases.push_back({"circle zero-length inside", c, {R(1.3), R(1.8)}, {0, 0}, 1, true, 0, {R(1.3), R(1.8)}, {}, true});
+  cases.push_back({"circle zero-length on surface", c, {0, 2}, {0, 0}, 1, true, 0, {0, 2}, left});
+  cases.push_back({"circle max_fraction 0 outside", c, {-4, R(2.6)}, {10, 0}, 0, false});
+  cases.push_back({"circle max_fraction 0 inside", c, {R(1.3), R(1.8)}, {10, 0}, 0, true, 0, {R(1.3), R(1.8)}, {}, true});
+
+  // ---- Box: half extents 2 x 1 (every pose turns it).
+  const Shape b = box(2, 1);
+  cases.push_back({"box face", b, {-5, R(0.5)}, {10, 0}, 1, true, R(0.3), {-2, R(0.5)}, left});
+  // From (0, 4) along (3, -6): y = 1 at fraction 0.5, x = 1.5.
+  cases.push_back({"box top oblique", b, {0, 4}, {3, -6}, 1, true, R(0.5), {R(1.5), 1}, up});
+  // The line x + y = 3 touches the box only at its corner (2, 1), at fraction 0.5.
+  cases.push_back({"box grazing a vertex", b, {1, 2}, {2, -2}, 1, true, R(0.5), {2, 1}, up, false, std::vector<Vec2>{right}});
+  // Along the top edge's line y = 1: the first touch is the corner (-2, 1) at fraction 0.3.
+  cases.push_back({"box along an edge", b, {-5, 1}, {10, 0}, 1, true, R(0.3), {-2, 1}, left, false, std::vector<Vec2>{up}});
+  cases.push_back({"box miss above", b, {-5, R(1.5)}, {10, 0}, 1, false});
+  cases.push_back({"box miss short", b, {-5, R(0.5)}, {10, 0}, R(0.29), false});
+  cases.push_back({"box starts inside", b, {R(0.5), R(0.2)}, {10, 3}, 1, true, 0, {R(0.5), R(0.2)}, {}, true});
+  cases.push_back({"box on surface inward", b, {2, 0}, {-1, R(0.3)}, 1, true, 0, {2, 0}, right});
+  cases.push_back({"box on surface outward", b, {2, 0}, {1, R(0.3)}, 1, false});
+  cases.push_back({"box zero-length on surface", b, {R(0.5), 1}, {0, 0}, 1, true, 0, {R(0.5), 1}, up});
+  cases.push_back({"box zero-length outside", b, {R(0.5), R(1.2)}, {0, 0}, 1, false});
+
+  // ---- Triangle (0,0) (4,0) (0,3): hypotenuse 3x + 4y = 12, outward normal (0.6, 0.8).
+  const Shape tri = polygon({{0, 0}, {4, 0}, {0, 3}});
+  // From (4, 3) along (-4, -3): 3(4 - 4f) + 4(3 - 3f) = 12 -> f = 0.5 at (2, 1.5).
+  cases.push_back({"triangle hypotenuse", tri, {4, 3}, {-4, -3}, 1, true, R(0.5), {2, R(1.5)}, {R(0.6), R(0.8)}});
+  // The line x + y = 4 touches the triangle only at the vertex (4, 0) (x + y <= 4 there, 3 at (0, 3)).
+  cases.push_back({"triangle grazing a vertex", tri, {5, -1}, {-2, 2}, 1, true, R(0.5), {4, 0}, down, false, std::vector<Vec2>{{R(0.6), R(0.8)}}});
+  cases.push_back({"triangle miss past the vertex", tri, {R(5.1), -1}, {-2, 2}, 1, false});
+  // Along the bottom edge's line y = 0 from the left: first touch at (0, 0), fraction 0.2.
+  cases.push_back({"triangle along an edge", tri, {-2, 0}, {10, 0}, 1, true, R(0.2), {0, 0}, left, false, std::vector<Vec2>{down}});
+
+  // ---- Segment from (-1, 0) to (1, 0).
+  const Shape seg = segment({-1, 0}, {1, 0});
+  cases.push_back({"segment from above", seg, {R(0.5), 2}, {0, -4}, 1, true, R(0.5), {R(0.5), 0}, up});
+  // From (0, -2) along (1, 4): y = 0 at fraction 0.5, x = 0.5; the normal faces the ray: (0, -1).
+  cases.push_back({"segment from below oblique", seg, {0, -2}, {1, 4}, 1, true, R(0.5), {R(0.5), 0}, down});
+  // Along the segment's line: the nearer end, normal back along the ray.
+  cases.push_back({"segment along its line from the left", seg, {-3, 0}, {10, 0}, 1, true, R(0.2), {-1, 0}, left});
+  cases.push_back({"segment along its line from the right", seg, {4, 0}, {-10, 0}, 1, true, R(0.3), {1, 0}, right});
+  cases.push_back({"segment along its line pointing away", seg, {4, 0}, {10, 0}, 1, false});
+  cases.push_back({"segment along its line too short", seg, {-3, 0}, {10, 0}, R(0.15), false});
+  // Straight down through the end (1, 0): touches it at fraction 0.5.
+  cases.push_back({"segment through its end", seg, {1, 1}, {0, -2}, 1, true, R(0.5), {1, 0}, up});
+  cases.push_back({"segment miss past the end", seg, {R(1.5), 1}, {0, -2}, 1, false});
+  cases.push_back({"segment miss short", seg, {R(0.5), 2}, {0, -4}, R(0.4), false});
+
+  // ---- Capsule: core (-1, 0) to (1, 0), radius 0.5.
+  const Shape cap = capsule({-1, 0}, {1, 0}, R(0.5));
+  cases.push_back({"capsule side", cap, {0, 3}, {0, -4}, 1, true, R(0.625), {0, R(0.5)}, up});
+  cases.push_back({"capsule along its axis", cap, {-5, 0}, {10, 0}, 1, true, R(0.35), {R(-1.5), 0}, left});
+  // y = 0.3 against the cap around (1, 0): x = 1 + sqrt(0.25 - 0.09) = 1.4, fraction (3 - 1.4) / 4.
+  cases.push_back({"capsule cap oblique", cap, {3, R(0.3)}, {-4, 0}, 1, true, R(0.4), {R(1.4), R(0.3)}, {R(0.8), R(0.6)}});
+  cases.push_back({"capsule miss", cap, {3, R(0.6)}, {-4, 0}, 1, false});
+  cases.push_back({"capsule beyond max_fraction", cap, {0, 3}, {0, -4}, R(0.6), false});
+  cases.push_back({"capsule starts inside", cap, {R(0.5), R(0.1)}, {0, 4}, 1, true, 0, {R(0.5), R(0.1)}, {}, true});
+  cases.push_back({"capsule on surface inward", cap, {0, R(-0.5)}, {R(0.2), 1}, 1, true, 0, {0, R(-0.5)}, down});
+  cases.push_back({"capsule on surface outward", cap, {0, R(-0.5)}, {R(0.2), -1}, 1, false});
+
+  // ---- Rounded box: core half extents 1 x 1, radius 0.5.
+  const Shape rb = box(1, 1, R(0.5));
+  cases.push_back({"rounded box face", rb, {-3, R(0.3)}, {4, 0}, 1, true, R(0.375), {R(-1.5), R(0.3)}, left});
+  // Along the diagonal into the corner arc (centre (1, 1), radius 0.5): hit at (1 + 0.5/sqrt2, ...).
+  const Real corner = 1 + R(0.5) * h2;
+  cases.push_back({"rounded box corner diagonal", rb, {3, 3}, {-2, -2}, 1, true, (3 - corner) / 2, {corner, corner}, {h2, h2}});
+  // y = 1.3 against the corner arc: x = 1 + sqrt(0.25 - 0.09) = 1.4, fraction 0.4, normal (0.8, 0.6).
+  cases.push_back({"rounded box corner oblique", rb, {3, R(1.3)}, {-4, 0}, 1, true, R(0.4), {R(1.4), R(1.3)}, {R(0.8), R(0.6)}});
+  // (1.45, 1.45) lies in the core's 1.5 bounding square but 0.136 outside the arc: passing there misses.
+  cases.push_back({"rounded box corner miss", rb, {R(1.45) + 2, R(1.45) - 2}, {-4, 4}, 1, false});
+  cases.push_back({"rounded box starts inside the arc", rb, {R(1.3), R(1.3)}, {4, 0}, 1, true, 0, {R(1.3), R(1.3)}, {}, true});
+  cases.push_back({"rounded box on the arc inward", rb, {corner, corner}, {-1, R(-0.5)}, 1, true, 0, {corner, corner}, {h2, h2}});
+  cases.push_back({"rounded box on the arc outward", rb, {corner, corner}, {1, R(0.2)}, 1, false});
+  (void)s2;
+  (void)right;
+  return cases;
+}
+
+TEST(Raycast, AnalyticOracles) {
+  int checked = 0;
+  for (const RayCase& rc : ray_cases()) {
+    for (const Transform& pose : poses()) {
+      const Ray ray{transform_point(pose, rc.origin), rotate(pose.rotation, rc.translation), rc.max_fraction};
+      const std::optional<RayHit> hit = raycast(rc.shape, pose, ray);
+      SCOPED_TRACE(rc.name + " at pose " + str(pose.position));
+      ++checked;
+      ASSERT_EQ(hit.has_value(), rc.hit);
+      if (!hit) continue;
+      const double travel = std::hypot(static_cast<double>(ray.translation.x), static_cast<double>(ray.translation.y));
+      EXPECT_LE(std::abs(static_cast<double>(hit->fraction - rc.fraction)) * std::max(travel, 1.0), kTol)
+          << "fraction " << hit->fraction << " expected " << rc.fraction;
+      EXPECT_LE(dist(hit->point, transform_point(pose, rc.point)), kTol) << str(hit->point);
+      EXPECT_EQ(hit->inside, rc.inside);
+      if (rc.inside) {
+        EXPECT_EQ(hit->fraction, 0);
+        EXPECT_EQ(hit->normal, (Vec2{})) << str(hit->normal);
+        EXPECT_EQ(hit->point, ray.origin);
+        continue;
+      }
+      bool normal_ok = dist(hit->normal, rotate(pose.rotation, rc.normal)) <= kTol;
+      for (Vec2 other : rc.other_normals) normal_ok = normal_ok || dist(hit->normal, rotate(pose.rotation, other)) <= kTol;
+      EXPECT_TRUE(normal_ok) << "normal " << str(hit->normal) << " expected " << str(rotate(pose.rotation, rc.normal));
+      EXPECT_NEAR(static_cast<double>(length_squared(hit->normal)), 1.0, kFloat ? 1e-5 : 1e-12);
+    }
+  }
+  std::printf("checked %d analytic rays\n", checked);
+}
+
+// Rays at a polygon's vertex and along its edge, at many random poses (where round-off puts the
+// ray a hair to either side): exact grazing and edge-running rays hit at the vertex with the normal
+// of an edge there; rays passing 0.01 outside the vertex miss, 0.01 inside hit the top face.
+TEST(Raycast, GrazingAndAlongEdgesAtManyPoses) {
+  random_shapes::Generator gen(401);
+  const Shape b = box(2, 1);
+  int checked = 0, failures = 0;
+  auto expect = [&](const char* what, int i, const Transform& pose, const Ray& ray, std::optional<Real> fraction, Vec2 normal,
+                    std::optional<Vec2> other_normal) {
+    const std::optional<RayHit> hit = raycast(b, pose, ray);
+    ++checked;
+    bool ok = hit.has_value() == fraction.has_value();
+    if (ok && hit) {
+      ok = std::abs(static_cast<double>(hit->fraction - *fraction)) <= kTol && !hit->inside &&
+           (dist(hit->normal, rotate(pose.rotation, normal)) <= kTol ||
+            (other_normal && dist(hit->normal, rotate(pose.rotation, *other_normal)) <= kTol));
+    }
+    if (!ok && ++failures <= 10)
+      ADD_FAILURE() << what << " at pose " << i << " " << str(pose.position) << " angle " << pose.rotation.angle() << ": "
+                    << (hit ? "hit at " + std::to_string(hit->fraction) + " normal " + str(hit->normal) : std::string("miss"));
+  };
+  const Shape seg = segment({-1, 0}, {1, 0});
+  auto expect_segment = [&](int i, const Transform& pose, const Ray& ray, std::optional<Real> fraction, Vec2 normal) {
+    const std::optional<RayHit> hit = raycast(seg, pose, ray);
+    ++checked;
+    bool ok = hit.has_value() == fraction.has_value();
+    if (ok && hit) ok = std::abs(static_cast<double>(hit->fraction - *fraction)) <= kTol && dist(hit->normal, rotate(pose.rotation, normal)) <= kTol;
+    if (!ok && ++failures <= 10)
+      ADD_FAILURE() << "segment end at pose " << i << " " << str(pose.position) << " angle " << pose.rotation.angle() << ": "
+                    << (hit ? "hit at " + std::to_string(hit->fraction) + " normal " + str(hit->normal) : std::string("miss"));
+  };
+  const Vec2 up{0, 1}, right{1, 0}, left{-1, 0};
+  for (int i = 0; i < 2000; ++i) {
+    const Transform pose{gen.position(50), Rot::from_angle(gen.angle())};
+    auto ray = [&](Vec2 origin, Vec2 translation) { return Ray{transform_point(pose, origin), rotate(pose.rotation, translation), 1}; };
+    // The line x + y = 3 touches the box only at its corner (2, 1), at fraction 0.5.
+    expect("grazing the vertex", i, pose, ray({1, 2}, {2, -2}), R(0.5), up, right);
+    // x + y = 3.01 misses; x + y = 2.99 enters through the top face at 1.99 - 2f = 1.
+    expect("just outside the vertex", i, pose, ray({1, R(2.01)}, {2, -2}), std::nullopt, up, std::nullopt);
+    expect("just inside the vertex", i, pose, ray({1, R(1.99)}, {2, -2}), R(0.495), up, std::nullopt);
+    // Along the top edge's line: the first touch is the corner (-2, 1) at fraction 0.3.
+    expect("along the top edge", i, pose, ray({-5, 1}, {10, 0}), R(0.3), left, up);
+    // A segment's end is a vertex too: straight down through (1, 0) hits it at 0.5; 0.01 beyond misses.
+    expect_segment(i, pose, ray({1, 1}, {0, -2}), R(0.5), up);
+    expect_segment(i, pose, ray({R(1.01), 1}, {0, -2}), std::nullopt, up);
+  }
+  EXPECT_EQ(failures, 0);
+  std::printf("checked %d rays at a vertex or along an edge (%d failures)\n", checked, failures);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Raycast: random rays against random shapes, checked against the convex signed distance along
+// the ray.
+
+TEST(Raycast, RandomRaysAgainstBruteForce) {
+  random_shapes::Generator gen(4001);
+  random_shapes::Check fraction_check("hit fraction within the band", 1);
+  random_shapes::Check miss_check("misses agree", 1);
+  random_shapes::Check inside_check("starts inside: fraction 0, zero normal", 1);
+  random_shapes::Check surface_check("hit point on the surface", 1);
+  random_shapes::Check normal_check("normal supports the shape at the hit", 1);
+  random_shapes::Check before_check("no sample before the hit inside", 1);
+  random_shapes::Check segment_check("segment crossings (exact line intersection)", 1);
+  int rays = 0, hits = 0, misses = 0, insides = 0, ambiguous = 0;
+  Core core;
+  const int kRays = 20000;
+  for (int i = 0; i < kRays; ++i) {
+    const random_shapes::Kind kind = gen.any_kind();
+    random_shapes::Body body = gen.body(kind, gen.chance(0.75) ? Real(20) : random_shapes::max_offset);
+    core_of(body.shape, body.transform, core);
+    const double size = body.size;
+    const Vec2 centre = body.transform.position;
+    Ray ray;
+    if (gen.chance(0.12)) {
+      ray.origin = centre + body.size * gen.uniform(0, 0.6) * gen.direction();  // often inside
+    } else {
+      ray.origin = centre + body.size * gen.uniform(1.0, 4.0) * gen.direction();
+    }
+    const Vec2 target = centre + body.size * gen.uniform(0, 1.5) * gen.direction();
+    ray.translation = gen.uniform(0.3, 2.5) * (target - ray.origin);
+    ray.max_fraction = gen.chance(0.7) ? Real(1) : gen.uniform(0, 2);
+    ++rays;
+
+    const P o = dp(ray.origin), d = dp(ray.translation);
+    const double maxf = ray.max_fraction, dlen = norm(d);
+    auto f = [&](double t) { return point_sd(core, o + t * d); };
+    // Round-off scale: the shape's size and the coordinates involved; `err` is the round-off of
+    // the library and of the double oracle evaluated at Real inputs.
+    const double scale = size + norm(dp(centre)) + norm(o) + dlen * maxf;
+    const double err = 64 * kEps * scale;
+    // The library's own start tolerance (raycast.cpp) and the cast tolerance of shape_cast, which
+    // capsules and rounded polygons use (gap at the hit between tol/2 and tol).
+    const double start_tol = kRel * (size + norm(o - dp(centre)) + dlen * maxf);
+    const double band = 8 * kRel * (size + norm(o - dp(centre)) + dlen * maxf) + err;
+
+    const std::optional<RayHit> hit = raycast(body.shape, body.transform, ray);
+    auto context = [&] {
+      char buffer[1024];
+      std::snprintf(buffer, sizeof buffer, "ray %d: origin (%.9g, %.9g) translation (%.9g, %.9g) max %.9g -> %s f %.9g n (%.6g, %.6g) in %d; ",
+                    i, static_cast<double>(ray.origin.x), static_cast<double>(ray.origin.y), static_cast<double>(ray.translation.x),
+                    static_cast<double>(ray.translation.y), maxf, hit ? "hit" : "miss", hit ? static_cast<double>(hit->fraction) : -1.0,
+                    hit ? static_cast<double>(hit->normal.x) : 0.0, hit ? static_cast<double>(hit->normal.y) : 0.0,
+                    hit ? int(hit->inside) : 0);
+      return std::string(buffer) + random_shapes::describe(body);
+    };
+
+    const double f0 = f(0);
+    if (f0 < -(start_tol + err)) {
+      ++insides;
+      inside_check.require(hit && hit->inside && hit->fraction == 0 && hit->normal == Vec2{} && hit->point == ray.origin, context);
+      continue;
+    }
+    if (f0 <= start_tol + err) {  // starts on the surface within the tolerance: either reading is fine
+      ++ambiguous;
+      if (hit) surface_check.record(std::max(0.0, std::abs(f(static_cast<double>(hit->fraction))) - band), scale, context);
+      continue;
+    }
+    if (hit) inside_check.require(!hit->inside, context);
+
+    if (std::holds_alternative<Segment>(body.shape)) {
+      // Exact line intersection in double, away from the ends and from parallel.
+      const P a = core.v[0], e = core.v[1] - core.v[0];
+      const double denominator = cross(d, e);
+      const double sine = std::abs(denominator) / (dlen * norm(e));
+      if (sine < 1e-2) {
+        ++ambiguous;
+        if (hit) surface_check.record(std::max(0.0, f(static_cast<double>(hit->fraction)) - band), scale, context);
+        continue;
+      }
+      const double t = cross(a - o, e) / denominator, s = cross(a - o, d) / denominator;
+      const double margin_s = (err + band) / (norm(e) * sine), margin_t = (err + band) / (dlen * sine);
+      const bool clearly_hit = s > margin_s && s < 1 - margin_s && t > margin_t && t < maxf - margin_t;
+      const bool clearly_miss = s < -margin_s || s > 1 + margin_s || t < -margin_t || t > maxf + margin_t;
+      if (clearly_hit) {
+        ++hits;
+        if (!segment_check.require(hit.has_value(), context)) continue;
+        segment_check.record(std::abs(static_cast<double>(hit->fraction) - t) * dlen * sine, scale, context);
+        P n{-e.y, e.x};
+        n = unit(n);
+        if (dot(n, d) > 0) n = -1 * n;
+        normal_check.record(norm(dp(hit->normal) - n) * size, scale, context);
+      } else if (clearly_miss) {
+        ++misses;
+        segment_check.require(!hit.has_value(), context);
+      } else {
+        ++ambiguous;
+      }
+      continue;
+    }
+
+    // Golden-section search for the minimum of the convex f on [0, maxf].
+    double lo = 0, hi = maxf;
+    const double g = (std::sqrt(5.0) - 1) / 2;
+    double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo), f1 = f(x1), f2 = f(x2);
+    for (int k = 0; k < 80 && hi - lo > 0; ++k) {
+      if (f1 < f2) {
+        hi = x2;
+        x2 = x1;
+        f2 = f1;
+        x1 = hi - g * (hi - lo);
+        f1 = f(x1);
+      } else {
+        lo = x1;
+        x1 = x2;
+        f1 = f2;
+        x2 = lo + g * (hi - lo);
+        f2 = f(x2);
+      }
+    }
+    double t_min = f1 < f2 ? x1 : x2, f_min = std::min(f1, f2);
+    if (f(maxf) < f_min) t_min = maxf, f_min = f(maxf);
+    // First t in [0, t_min] with f(t) <= level (f(0) > level >= f(t_min)), by bisection.
+    auto first_below = [&](double level) {
+      double a = 0, b = t_min;
+      for (int k = 0; k < 100; ++k) {
+        const double m = 0.5 * (a + b);
+        (f(m) <= level ? b : a) = m;
+      }
+      return b;
+    };
+    if (f_min > band) {
+      ++misses;
+      miss_check.require(!hit.has_value(), context);
+      continue;
+    }
+    if (f_min >= -band) {  // grazes within the band: hit or miss both fine; a hit must be on the surface
+      ++ambiguous;
+      if (hit) surface_check.record(std::max(0.0, std::abs(f(static_cast<double>(hit->fraction))) - band), scale, context);
+      continue;
+    }
+    ++hits;
+    if (!miss_check.require(hit.has_value(), context)) continue;
+    // The fraction lies where f crosses the band [-band, band], up to Real rounding of the fraction.
+    const double t_outer = first_below(band), t_inner = first_below(-band);
+    const double fraction = hit->fraction, slack = 4 * kEps * maxf;
+    const double below = std::max(0.0, t_outer - slack - fraction), above = std::max(0.0, fraction - t_inner - slack);
+    fraction_check.record(std::max(below, above) * dlen, scale, context);
+    const P p = dp(hit->point);
+    surface_check.record(std::max(0.0, std::abs(point_sd(core, p)) - band), scale, context);
+    // The normal: unit, facing the ray, and the plane through the hit with that normal supports the shape.
+    const P n = dp(hit->normal);
+    normal_check.require(std::abs(norm(n) - 1) < 1e-5 && dot(n, d) <= 1e-3 * dlen, context);
+    normal_check.record(std::max(0.0, std::abs(support_value(core, n) - dot(n, p)) - band), scale, context);
+    for (int k = 0; k < 32; ++k) {
+      const double t = fraction * k / 32;
+      before_check.record(std::max(0.0, -f(t) - band), scale, context);
+    }
+  }
+  std::printf("checked %d random rays: %d hits, %d misses, %d starting inside, %d within the tolerance band\n", rays, hits, misses,
+              insides, ambiguous);
+  for (const random_shapes::Check* check :
+       {&fraction_check, &miss_check, &inside_check, &surface_check, &normal_check, &before_check, &segment_check}) {
+    check->print();
+    EXPECT_EQ(check->failures(), 0) << check->name();
+    for (const std::string& message : check->messages()) ADD_FAILURE() << check->name() << ": " << message;
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// shape_cast: linear sweeps with closed-form times.
+
+struct CastCase {
+  std::string name;
+  Shape a;
+  Transform ta;
+  Shape b;
+  Transform tb;
+  Vec2 translation;
+  bool hit = false;
+  Real time = 0;
+  Vec2 normal{};
+  Vec2 point0{}, point1{};  // the contact point lies on this segment (point0 == point1: exactly there)
+  bool initially_touching = false;
+};
+
+std::vector<CastCase> cast_cases() {
+  std::vector<CastCase> cases;
+  const Vec2 up{0, 1}, right{1, 0};
+  const Real s2 = std::sqrt(Real(2));
+  // Circles r 1 at the origin and r 0.5 from (5, 0) along (-10, 0): touch at 1.5 apart, t = 3.5 / 10.
+  cases.push_back({"circle circle", circle(1), at(0, 0), circle(R(0.5)), at(5, 0), {-10, 0}, true, R(0.35), right, {1, 0}, {1, 0}});
+  // From (5, 1): touch when x^2 + 1 = 1.5^2, x = sqrt(1.25); normal (x, 1) / 1.5; point on A at the normal.
+  {
+    const Real x = std::sqrt(R(1.25));
+    const Vec2 n{x / R(1.5), 1 / R(1.5)};
+    cases.push_back({"circle circle oblique", circle(1), at(0, 0), circle(R(0.5)), at(5, 1), {-10, 0}, true, (5 - x) / 10, n, n, n});
+  }
+  // Circle r 0.5 from (0.7, 4) down onto the top face y = 1 of a 2 x 1 box: centre at 1.5 after 2.5 of 5.
+  cases.push_back({"circle onto box face", box(2, 1), at(0, 0), circle(R(0.5)), at(0.7, 4), {0, -5}, true, R(0.5), up, {R(0.7), 1}, {R(0.7), 1}});
+  // Box 1 x 1 (B) from (4, 0.3) along (-6, 0) onto a circle r 0.5 at the origin: the face x = 3 reaches 0.5 after 2.5.
+  cases.push_back({"box face onto circle", circle(R(0.5)), at(0, 0), box(1, 1), at(4, 0.3), {-6, 0}, true, R(2.5) / 6, right, {R(0.5), 0}, {R(0.5), 0}});
+  // Box 0.5 x 0.5 from (4, 0.2) along (-6, 0) onto a 1 x 1 box: faces meet after 2.5; contact on x = 1, y in [-0.3, 0.7].
+  cases.push_back({"box box face to face", box(1, 1), at(0, 0), box(R(0.5), R(0.5)), at(4, 0.2), {-6, 0}, true, R(2.5) / 6, right,
+                   {1, R(-0.3)}, {1, R(0.7)}});
+  // A 0.5 x 0.5 box turned 45 degrees falls corner first from (0.1, 3) along (0, -4) onto the 2 x 1 box:
+  // the corner is 0.5 sqrt2 below the centre, so it touches y = 1 after 3 - 1 - 0.5 sqrt2.
+  cases.push_back({"box corner onto box face", box(2, 1), at(0, 0), box(R(0.5), R(0.5)), at(0.1, 3, std::numbers::pi / 4), {0, -4}, true,
+                   (2 - R(0.5) * s2) / 4, up, {R(0.1), 1}, {R(0.1), 1}});
+  // A's corner up: a 1 x 1 box turned 45 degrees has its top corner at (0, sqrt2); B's bottom face
+  // (half height 0.5) comes down from 5 - 0.5 and touches it after 4.5 - sqrt2 of 6.
+  cases.push_back({"box face onto box corner", box(1, 1), at(0, 0, std::numbers::pi / 4), box(2, R(0.5)), at(0.3, 5), {0, -6}, true,
+                   (R(4.5) - s2) / 6, up, {0, s2}, {0, s2}});
+  // Rounded box (core 1 x 1, radius 0.25) and a capsule r 0.25 lying flat, coming down from y = 3: gap 3 - 1.25 - 0.25 = 1.5 of 2.
+  cases.push_back({"capsule onto rounded box", box(1, 1, R(0.25)), at(0, 0), capsule({-R(0.5), 0}, {R(0.5), 0}, R(0.25)), at(0, 3), {0, -2},
+                   true, R(0.75), up, {R(-0.5), R(1.25)}, {R(0.5), R(1.25)}});
+  // Already touching or overlapping: time 0 whatever the motion.
+  cases.push_back({"circles touching, moving in", circle(1), at(0, 0), circle(R(0.5)), at(1.5, 0), {-1, 0}, true, 0, right, {1, 0}, {1, 0}, true});
+  cases.push_back({"circles touching, moving apart", circle(1), at(0, 0), circle(R(0.5)), at(1.5, 0), {1, 0}, true, 0, right, {1, 0}, {1, 0}, true});
+  cases.push_back({"boxes touching", box(1, 1), at(0, 0), box(R(0.5), R(0.5)), at(1.5, 0.2), {3, 1}, true, 0, right, {1, R(-0.3)}, {1, R(0.7)}, true});
+  // Overlapping by 0.3 along x: the normal is the penetration normal, +x.
+  cases.push_back({"boxes overlapping", box(1, 1), at(0, 0), box(R(0.5), R(0.5)), at(1.2, 0.2), {0, 5}, true, 0, right, {}, {}, true});
+  // Misses.
+  cases.push_back({"circles moving apart", circle(1), at(0, 0), circle(R(0.5)), at(3, 0), {5, 0}, false});
+  cases.push_back({"circles passing by", circle(1), at(0, 0), circle(R(0.5)), at(5, R(1.6)), {-10, 0}, false});
+  cases.push_back({"circles stopping short", circle(1), at(0, 0), circle(R(0.5)), at(5, 0), {-3, 0}, false});
+  cases.push_back({"boxes sliding past", box(2, 1), at(0, 0), box(R(0.5), R(0.5)), at(-5, R(1.6)), {10, 0}, false});
+  cases.push_back({"box sliding along a face, apart", box(2, 1), at(0, 0), box(R(0.5), R(0.5)), at(-5, R(1.52)), {10, 0}, false});
+  cases.push_back({"zero translation apart", box(2, 1), at(0, 0), circle(1), at(5, 0), {0, 0}, false});
+  return cases;
+}
+
+TEST(ShapeCast, AnalyticOracles) {
+  int checked = 0;
+  for (const CastCase& cc : cast_cases()) {
+    for (const Transform& pose : poses()) {
+      const Transform ta = compose(pose, cc.ta), tb = compose(pose, cc.tb);
+      const Vec2 translation = rotate(pose.rotation, cc.translation);
+      const std::optional<CastHit> hit = cast(cc.a, ta, cc.b, tb, translation);
+      SCOPED_TRACE(cc.name + " at pose " + str(pose.position));
+      ++checked;
+      ASSERT_EQ(hit.has_value(), cc.hit);
+      if (!hit) continue;
+      EXPECT_EQ(hit->status, IterationStatus::converged);
+      EXPECT_EQ(hit->initially_touching, cc.initially_touching);
+      const double travel = std::hypot(static_cast<double>(translation.x), static_cast<double>(translation.y));
+      // The time, compared as distance travelled.
+      EXPECT_LE(std::abs(static_cast<double>(hit->time - cc.time)) * std::max(travel, 1.0), kTol) << "time " << hit->time << " expected " << cc.time;
+      if (cc.initially_touching) {
+        EXPECT_EQ(hit->time, 0);
+      }
+      EXPECT_LE(dist(hit->normal, rotate(pose.rotation, cc.normal)), kTol) << "normal " << str(hit->normal);
+      EXPECT_NEAR(static_cast<double>(length(hit->normal)), 1.0, kFloat ? 1e-5 : 1e-12);
+      if (!(cc.point0 == Vec2{} && cc.point1 == Vec2{})) {
+        const P p0 = dp(transform_point(pose, cc.point0)), p1 = dp(transform_point(pose, cc.point1));
+        EXPECT_LE(segment_distance(dp(hit->point), p0, p1), kTol) << "point " << str(hit->point);
+      }
+      // The pose at the returned time touches: distance ~0 there, and not overlapping just before.
+      const Transform tb_hit{tb.position + hit->time * translation, tb.rotation};
+      const double gap = shape_sd(core_of(cc.a, ta), core_of(cc.b, tb_hit));
+      if (!cc.initially_touching) {
+        EXPECT_LE(std::abs(gap), kTol) << "gap at the returned time " << gap;
+        EXPECT_GE(gap, 0.0) << "the returned pose overlaps";
+        const Real before = hit->time * R(0.999);
+        const double gap_before = shape_sd(core_of(cc.a, ta), core_of(cc.b, {tb.position + before * translation, tb.rotation}));
+        EXPECT_GE(gap_before, 0.0);
+      } else {
+        EXPECT_LE(gap, kTol);
+      }
+    }
+  }
+  std::printf("checked %d analytic shape casts\n", checked);
+}
+
+// ------------------------------------------------------------------------------------------------
+// time_of_impact: the sampling oracle.
+
+// Poses of both bodies at time t, their cores, and the signed distance between them.
+struct SweepPair {
+  const Shape* a;
+  const Shape* b;
+  Sweep sa, sb;
+  Real size_a, size_b;  // reach about the local origin (size_scale) plus |local_center|
+  Core ca, cb;
+
+  double gap(double t, double limit = std::numeric_limits<double>::infinity()) {
+    const Transform ta = sa.at(R(t)), tb = sb.at(R(t));
+    // Bounding circles about the body origins: far apart means positive, no exact distance needed.
+    const double apart = norm(dp(tb.position) - dp(ta.position)) - size_a - size_b;
+    if (apart > limit) return apart;
+    core_of(*a, ta, ca);
+    core_of(*b, tb, cb);
+    return shape_sd(ca, cb, limit);
+  }
+  // The largest cast tolerance the library can pick at time t (CastOptions::tolerance 0, see
+  // shape_cast.hpp): 8 relative tolerances of the two reaches (detail::reach_about, the far corner
+  // of the core's bounding box about the turning centre, plus the radius), or 4 GJK tolerances
+  // (relative_tolerance times the largest coordinate in A's frame).
+  double tolerance_bound(double t) {
+    const Transform ta = sa.at(R(t)), tb = sb.at(R(t));
+    const double reaches = static_cast<double>(reach_about(*a, sa.local_center) + reach_about(*b, sb.local_center));
+    return std::max(8 * kRel * reaches, 4 * kRel * (size_a + size_b + norm(dp(tb.position) - dp(ta.position))));
+  }
+  static Real reach_about(const Shape& shape, Vec2 center) {
+    return std::visit([&](const auto& s) { return detail::reach_about(s, center); }, shape);
+  }
+};
+
+Real reach_of(const Shape& shape, Vec2 local_center) { return size_scale(shape) + length(local_center); }
+
+struct SweepStats {
+  long sweeps = 0, hits = 0, initially = 0, empties = 0, capped = 0, sampled_contacts = 0;
+  double worst_capped_gap = 0;  // largest gap left at an iteration-capped time, relative to the sizes
+};
+
+// Runs one sweep through `query` and checks it against 200 samples plus refinement.
+template <class Query>
+void check_sweep(SweepPair& pair, Query query, double scale, random_shapes::Check& early, random_shapes::Check& touching,
+                 random_shapes::Check& normal, random_shapes::Check& empty, SweepStats& stats, const std::string& label) {
+  const std::optional<CastHit> hit = query();
+  ++stats.sweeps;
+  const double err = 64 * kEps * scale;
+  auto context = [&] {
+    char buffer[1024];
+    std::snprintf(buffer, sizeof buffer,
+                  "%s: %s t %.9g iterations %d cap %d | A sweep c(%.9g, %.9g)->(%.9g, %.9g) angle %.9g->%.9g lc (%.9g, %.9g) | "
+                  "B sweep c(%.9g, %.9g)->(%.9g, %.9g) angle %.9g->%.9g lc (%.9g, %.9g) | ",
+                  label.c_str(), hit ? "hit" : "empty", hit ? static_cast<double>(hit->time) : -1.0, hit ? hit->iterations : 0,
+                  hit ? int(hit->status == IterationStatus::iteration_cap) : 0, static_cast<double>(pair.sa.center_start.x),
+                  static_cast<double>(pair.sa.center_start.y), static_cast<double>(pair.sa.center_end.x),
+                  static_cast<double>(pair.sa.center_end.y), static_cast<double>(pair.sa.angle_start),
+                  static_cast<double>(pair.sa.angle_end), static_cast<double>(pair.sa.local_center.x),
+                  static_cast<double>(pair.sa.local_center.y), static_cast<double>(pair.sb.center_start.x),
+                  static_cast<double>(pair.sb.center_start.y), static_cast<double>(pair.sb.center_end.x),
+                  static_cast<double>(pair.sb.center_end.y), static_cast<double>(pair.sb.angle_start),
+                  static_cast<double>(pair.sb.angle_end), static_cast<double>(pair.sb.local_center.x),
+                  static_cast<double>(pair.sb.local_center.y));
+    random_shapes::Body body_a{*pair.a, {}, pair.size_a}, body_b{*pair.b, {}, pair.size_b};
+    return std::string(buffer) + "A " + random_shapes::describe(body_a) + " | B " + random_shapes::describe(body_b);
+  };
+
+  // First sampled overlap (gap < -err), refined by bisection to a time where the gap is below -err.
+  const int kSamples = 200;
+  double first_overlap = 2;
+  double previous = 0;
+  for (int k = 0; k <= kSamples; ++k) {
+    const double t = static_cast<double>(R(double(k) / kSamples));
+    if (pair.gap(t, 0) < -err) {
+      double lo = previous, hi = t;
+      if (k > 0)
+        for (int j = 0; j < 40; ++j) {
+          const double m = static_cast<double>(R(0.5 * (lo + hi)));
+          if (m <= lo || m >= hi) break;
+          (pair.gap(m, 0) < -err ? hi : lo) = m;
+        }
+      first_overlap = hi;
+      break;
+    }
+    previous = t;
+  }
+  if (first_overlap <= 1) ++stats.sampled_contacts;
+
+  if (!hit) {
+    ++stats.empties;
+    empty.require(first_overlap > 1, context);
+    return;
+  }
+  ++stats.hits;
+  if (hit->initially_touching) ++stats.initially;
+  if (hit->status == IterationStatus::iteration_cap) ++stats.capped;
+  const double t_hit = hit->time;
+  // Never later than the first sampled overlap.
+  early.require(t_hit <= first_overlap && t_hit >= 0 && t_hit <= 1, context);
+  const double gap = pair.gap(t_hit);
+  const double tolerance = pair.tolerance_bound(t_hit);
+  if (hit->initially_touching) {
+    touching.require(hit->time == 0, context);
+    touching.record(std::max(0.0, gap - tolerance), scale, context);  // touching or overlapping at 0
+    return;
+  }
+  if (hit->status == IterationStatus::iteration_cap) {  // a safe, early estimate: only `early` applies
+    stats.worst_capped_gap = std::max(stats.worst_capped_gap, gap / (pair.size_a + pair.size_b));
+    return;
+  }
+  // Touching at the time returned: gap in [0, tolerance] up to round-off.
+  touching.record(std::max({0.0, gap - tolerance, -gap}), scale, context);
+  // The normal points from A to B: the cores are separated along it by about the gap.
+  const P n = dp(hit->normal);
+  pair.gap(t_hit);  // refresh the cores at t_hit
+  const double along = separation_along(n, pair.ca, pair.cb) - pair.ca.r - pair.cb.r;
+  normal.require(std::abs(norm(n) - 1) < 1e-5, context);
+  normal.record(std::max(0.0, -along - tolerance), scale, context);
+  // The point is midway between the surfaces: within the tolerance of both.
+  const P p = dp(hit->point);
+  normal.record(std::max(0.0, std::abs(point_sd(pair.ca, p)) - tolerance), scale, context);
+  normal.record(std::max(0.0, std::abs(point_sd(pair.cb, p)) - tolerance), scale, context);
+}
+
+TEST(TimeOfImpact, RandomSweepsAgainstSampling) {
+  random_shapes::Generator gen(40001);
+  random_shapes::Check early("toi: no later than the first sampled overlap", 1);
+  random_shapes::Check touching("toi: touching at the returned time", 64);
+  random_shapes::Check normal("toi: normal A->B and point between surfaces", 64);
+  random_shapes::Check empty("toi: empty only when no sample overlaps", 1);
+  random_shapes::Check cast_early("shape_cast: no later than the first sampled overlap", 1);
+  random_shapes::Check cast_touching("shape_cast: touching at the returned time", 64);
+  random_shapes::Check cast_normal("shape_cast: normal A->B and point between surfaces", 64);
+  random_shapes::Check cast_empty("shape_cast: empty only when no sample overlaps", 1);
+  SweepStats toi_stats, cast_stats;
+  const int kSweeps = 10000, kCasts = 3000;
+  for (int i = 0; i < kSweeps + kCasts; ++i) {
+    const bool linear = i >= kSweeps;
+    const random_shapes::Body a = gen.body(gen.any_kind(), Real(100)), b = gen.body(gen.any_kind(), Real(100));
+    Sweep sa, sb;
+    sa.local_center = linear || gen.chance(0.5) ? Vec2{} : gen.local_offset(a.size);
+    sb.local_center = linear || gen.chance(0.5) ? Vec2{} : gen.local_offset(b.size);
+    const Real size_a = reach_of(a.shape, sa.local_center), size_b = reach_of(b.shape, sb.local_center);
+    const Real sum = size_a + size_b;
+    sa.center_start = a.transform.position;
+    sa.center_end = linear || gen.chance(0.5) ? sa.center_start : sa.center_start + sum * gen.uniform(0, 0.7) * gen.direction();
+    // B starts clear of A's bounding circle most of the time (sometimes overlapping) and ends near A.
+    sb.center_start = sa.center_start + sum * (gen.chance(0.85) ? gen.uniform(1.02, 3.0) : gen.uniform(0.2, 1.0)) * gen.direction();
+    sb.center_end = sa.center_start + sum * gen.uniform(0, 1.6) * gen.direction();
+    sa.angle_start = gen.angle();
+    sb.angle_start = gen.angle();
+    auto turn = [&] {
+      if (linear || gen.chance(0.2)) return Real(0);
+      return gen.chance(0.8) ? gen.uniform(-2 * std::numbers::pi, 2 * std::numbers::pi) : gen.uniform(-8 * std::numbers::pi, 8 * std::numbers::pi);
+    };
+    sa.angle_end = sa.angle_start + turn();
+    sb.angle_end = sb.angle_start + turn();
+    SweepPair pair{&a.shape, &b.shape, sa, sb, size_a, size_b, {}, {}};
+    // Round-off scale: sizes, coordinates, and the angle's rounding carried over the reach.
+    const double scale = static_cast<double>(sum) +
+                         std::max({norm(dp(sa.center_start)), norm(dp(sa.center_end)), norm(dp(sb.center_start)), norm(dp(sb.center_end))}) +
+                         (std::abs(static_cast<double>(sa.angle_end)) + std::abs(static_cast<double>(sa.angle_start))) * size_a +
+                         (std::abs(static_cast<double>(sb.angle_end)) + std::abs(static_cast<double>(sb.angle_start))) * size_b;
+    if (!linear) {
+      check_sweep(pair, [&] { return toi(a.shape, sa, b.shape, sb); }, scale, early, touching, normal, empty, toi_stats,
+                  "sweep " + std::to_string(i));
+    } else {
+      // shape_cast: A stays put, B translates (sweeps with no rotation are the same motion).
+      const Transform ta = sa.at(0), tb = sb.at(0);
+      pair.sa.center_end = pair.sa.center_start;
+      const Vec2 translation = sb.center_end - sb.center_start;
+      check_sweep(pair, [&] { return cast(a.shape, ta, b.shape, tb, translation); }, scale, cast_early, cast_touching, cast_normal,
+                  cast_empty, cast_stats, "cast " + std::to_string(i));
+    }
+  }
+  std::printf("checked %ld sweeps with rotation: %ld hits (%ld initially touching, %ld at the iteration cap, largest gap left there %.3g of the sizes), %ld empty; %ld with a sampled overlap\n",
+              toi_stats.sweeps, toi_stats.hits, toi_stats.initially, toi_stats.capped, toi_stats.worst_capped_gap, toi_stats.empties,
+              toi_stats.sampled_contacts);
+  std::printf("checked %ld linear shape casts: %ld hits (%ld initially touching, %ld at the iteration cap), %ld empty; %ld with a sampled overlap\n",
+              cast_stats.sweeps, cast_stats.hits, cast_stats.initially, cast_stats.capped, cast_stats.empties, cast_stats.sampled_contacts);
+  for (const random_shapes::Check* check : {&early, &touching, &normal, &empty, &cast_early, &cast_touching, &cast_normal, &cast_empty}) {
+    check->print();
+    EXPECT_EQ(check->failures(), 0) << check->name();
+    for (const std::string& message : check->messages()) ADD_FAILURE() << check->name() << ": " << message;
+  }
+}
+
+// A fine sampling of a sweep: the first time the pair overlaps (gap < -err), or 2 when never.
+double first_overlap_fine(SweepPair& pair, int samples, double err) {
+  for (int k = 0; k <= samples; ++k) {
+    const double t = static_cast<double>(R(double(k) / samples));
+    if (pair.gap(t, 0) < -err) return t;
+  }
+  return 2;
+}
+
+TEST(TimeOfImpact, ThinFastShapesDoNotTunnel) {
+  const Shape wall = box(R(0.005), 5);
+  const Shape plank = box(3, R(0.005));
+  const double err = 1e3 * kEps * 10;
+  int checked = 0;
+  // A thin plank moving 1000 units in one step straight through a thin wall, no rotation:
+  // its right face (x + 0.5) reaches the wall's face x = -0.005 after 9.495.
+  {
+    const Shape bullet = box(R(0.5), R(0.005));
+    const Sweep sa{{}, {0, 0}, {0, 0}, 0, 0};
+    const Sweep sb{{}, {-10, R(0.1)}, {990, R(0.1)}, 0, 0};
+    const std::optional<CastHit> hit = toi(wall, sa, bullet, sb);
+    ASSERT_TRUE(hit.has_value());
+    EXPECT_NEAR(static_cast<double>(hit->time) * 1000, 9.495, kFloat ? 2e-3 : 1e-9);
+    EXPECT_LE(dist(hit->normal, {-1, 0}), kTol);
+    ++checked;
+  }
+  // Spinning planks (up to 60 rad per step) thrown through the wall, and planks turning on the spot
+  // whose tip sweeps through it. Each is checked against 20,000 samples.
+  random_shapes::Generator gen(4242);
+  int hits = 0;
+  for (int i = 0; i < 40; ++i) {
+    Sweep sa{{}, {0, 0}, {0, 0}, 0, 0};
+    Sweep sb;
+    if (i % 2 == 0) {
+      sb = {{}, {-4, gen.uniform(-2, 2)}, {4, gen.uniform(-2, 2)}, gen.angle(), 0};
+      sb.angle_end = sb.angle_start + gen.uniform(-60, 60);
+    } else {
+      sb = {{}, {R(-2.5), gen.uniform(-1, 1)}, {R(-2.5), gen.uniform(-1, 1)}, R(std::numbers::pi / 2), 0};
+      sb.angle_end = sb.angle_start + gen.uniform(-2 * std::numbers::pi, 2 * std::numbers::pi);
+    }
+    SweepPair pair{&wall, &plank, sa, sb, reach_of(wall, {}), reach_of(plank, {}), {}, {}};
+    const double first = first_overlap_fine(pair, 20000, err);
+    const std::optional<CastHit> hit = toi(wall, sa, plank, sb);
+    SCOPED_TRACE("plank " + std::to_string(i));
+    ++checked;
+    if (first <= 1) {
+      ASSERT_TRUE(hit.has_value()) << "tunnelled: the sampling overlaps at " << first;
+    }
+    if (!hit) continue;
+    ++hits;
+    EXPECT_LE(static_cast<double>(hit->time), first);
+    if (hit->status == IterationStatus::converged && !hit->initially_touching) {
+      const double gap = pair.gap(hit->time);
+      EXPECT_GE(gap, -err);
+      EXPECT_LE(gap, pair.tolerance_bound(hit->time) + err);
+    }
+  }
+  EXPECT_GT(hits, 30);
+  std::printf("checked %d thin fast sweeps (%d hits)\n", checked, hits);
+}
+
+TEST(TimeOfImpact, ReportsTheIterationCap) {
+  // A plank turning on the spot, its tip sweeping into a wall: conservative advancement needs many
+  // steps here, so a cap of 1 stops it early, with a time before the contact.
+  const Shape wall = box(R(0.005), 5);
+  const Shape plank = box(3, R(0.005));
+  const Sweep sa{{}, {0, 0}, {0, 0}, 0, 0};
+  const Sweep sb{{}, {R(-2.5), 0}, {R(-2.5), 0}, R(std::numbers::pi / 2), R(std::numbers::pi / 2 - 2 * std::numbers::pi)};
+  SweepPair pair{&wall, &plank, sa, sb, reach_of(wall, {}), reach_of(plank, {}), {}, {}};
+  const double first = first_overlap_fine(pair, 20000, 1e3 * kEps * 10);
+  ASSERT_LE(first, 1.0);
+  const std::optional<CastHit> capped = toi(wall, sa, plank, sb, {.max_iterations = 1});
+  ASSERT_TRUE(capped.has_value());
+  EXPECT_EQ(capped->status, IterationStatus::iteration_cap);
+  EXPECT_EQ(capped->iterations, 1);
+  EXPECT_FALSE(capped->initially_touching);
+  EXPECT_LT(static_cast<double>(capped->time), first);
+  EXPECT_GT(pair.gap(capped->time), 0.0);  // a safe, early estimate: not yet touching
+  const std::optional<CastHit> full = toi(wall, sa, plank, sb);
+  ASSERT_TRUE(full.has_value());
+  EXPECT_EQ(full->status, IterationStatus::converged);
+  EXPECT_GT(full->iterations, 1);
+  EXPECT_LE(static_cast<double>(full->time), first);
+  EXPECT_GE(full->time, capped->time);
+  // The same cap on shape_cast.
+  const std::optional<CastHit> cast_capped =
+      cast(circle(1), at(0, 0), box(R(0.5), R(0.5), R(0.1)), at(10, 0.3), {-20, 0.5}, {.max_iterations = 0});
+  ASSERT_TRUE(cast_capped.has_value());
+  EXPECT_EQ(cast_capped->status, IterationStatus::iteration_cap);
+  EXPECT_EQ(cast_capped->time, 0);
+  std::printf("checked the iteration cap: capped at t %.6g, converged at t %.6g after %d steps, sampled first overlap %.6g\n",
+              static_cast<double>(capped->time), static_cast<double>(full->time), full->iterations, first);
+}
+
+// ------------------------------------------------------------------------------------------------
+// closest_point and contains.
+
+struct PointCase {
+  std::string name;
+  Shape shape;
+  Vec2 query;
+  Real signed_distance;
+  Vec2 point;
+  std::optional<Vec2> normal;  // empty: not checked (a corner or a point on a segment)
+};
+
+std::vector<PointCase> point_cases() {
+  std::vector<PointCase> cases;
+  const Vec2 up{0, 1}, down{0, -1}, right{1, 0};
+  const Real h2 = 1 / std::sqrt(Real(2)), s2 = std::sqrt(Real(2));
+  const Shape c = circle(1, {1, 2});
+  cases.push_back({"circle outside", c, {3, 2}, 1, {2, 2}, right});
+  cases.push_back({"circle inside", c, {R(1.5), 2}, R(-0.5), {2, 2}, right});
+  cases.push_back({"circle on the surface", c, {1, 3}, 0, {1, 3}, up});
+  // (1 + 0.6, 2 + 0.8) * ... a point at distance 2 along (0.6, 0.8).
+  cases.push_back({"circle outside oblique", c, {R(2.2), R(3.6)}, 1, {R(1.6), R(2.8)}, Vec2{R(0.6), R(0.8)}});
+  // At the centre: the normal is the shape frame's +x (the pose's rotation of (1, 0)).
+  cases.push_back({"circle at its centre", c, {1, 2}, -1, {2, 2}, right});
+
+  const Shape b = box(2, 1);
+  cases.push_back({"box outside a face", b, {3, R(0.5)}, 1, {2, R(0.5)}, right});
+  cases.push_back({"box outside a corner", b, {3, 2}, s2, {2, 1}, Vec2{h2, h2}});
+  cases.push_back({"box inside, nearest the top", b, {R(0.5), R(0.8)}, R(-0.2), {R(0.5), 1}, up});
+  cases.push_back({"box inside, nearest the bottom", b, {R(-1.5), R(-0.6)}, R(-0.4), {R(-1.5), -1}, down});
+  cases.push_back({"box on a face", b, {2, R(-0.3)}, 0, {2, R(-0.3)}, right});
+  cases.push_back({"box on a corner", b, {2, 1}, 0, {2, 1}, std::nullopt});
+
+  const Shape tri = polygon({{0, 0}, {4, 0}, {0, 3}});
+  // Distance to 3x + 4y = 12 from (4, 3): (12 + 12 - 12) / 5 = 2.4; foot (4, 3) - 2.4 (0.6, 0.8).
+  cases.push_back({"triangle outside the hypotenuse", tri, {4, 3}, R(2.4), {R(2.56), R(1.08)}, Vec2{R(0.6), R(0.8)}});
+  cases.push_back({"triangle outside a vertex", tri, {5, -1}, s2, {4, 0}, Vec2{h2, -h2}});
+  cases.push_back({"triangle inside", tri, {1, R(0.5)}, R(-0.5), {1, 0}, down});
+
+  const Shape cap = capsule({-1, 0}, {1, 0}, R(0.5));
+  cases.push_back({"capsule outside the side", cap, {0, 2}, R(1.5), {0, R(0.5)}, up});
+  cases.push_back({"capsule outside the cap", cap, {2, 0}, R(0.5), {R(1.5), 0}, right});
+  cases.push_back({"capsule outside the cap oblique", cap, {R(2.2), R(1.6)}, R(1.5), {R(1.3), R(0.4)}, Vec2{R(0.6), R(0.8)}});
+  cases.push_back({"capsule inside", cap, {R(0.3), R(0.1)}, R(-0.4), {R(0.3), R(0.5)}, up});
+  cases.push_back({"capsule inside the cap", cap, {R(1.2), 0}, R(-0.3), {R(1.5), 0}, right});
+  cases.push_back({"capsule on the cap", cap, {R(1.3), R(0.4)}, 0, {R(1.3), R(0.4)}, Vec2{R(0.6), R(0.8)}});
+
+  const Shape seg = segment({-1, 0}, {1, 0});
+  cases.push_back({"segment above", seg, {R(0.5), 2}, 2, {R(0.5), 0}, up});
+  cases.push_back({"segment below", seg, {R(0.5), R(-0.5)}, R(0.5), {R(0.5), 0}, down});
+  cases.push_back({"segment beyond an end", seg, {3, 0}, 2, {1, 0}, right});
+  cases.push_back({"segment near an end", seg, {R(-1.6), R(0.8)}, 1, {-1, 0}, Vec2{R(-0.6), R(0.8)}});
+  cases.push_back({"segment on it", seg, {R(0.2), 0}, 0, {R(0.2), 0}, std::nullopt});
+
+  const Shape rb = box(1, 1, R(0.5));
+  const Real arc = R(0.5) * h2;
+  cases.push_back({"rounded box outside the corner", rb, {2, 2}, s2 - R(0.5), {1 + arc, 1 + arc}, Vec2{h2, h2}});
+  // (1.4, 1.4) is inside the core's 1.5 bounding square but 0.4 sqrt2 - 0.5 = 0.0657 outside the arc.
+  cases.push_back({"rounded box in the corner's notch", rb, {R(1.4), R(1.4)}, R(0.4) * s2 - R(0.5), {1 + arc, 1 + arc}, Vec2{h2, h2}});
+  cases.push_back({"rounded box inside the corner arc", rb, {R(1.2), R(1.2)}, R(0.2) * s2 - R(0.5), {1 + arc, 1 + arc}, Vec2{h2, h2}});
+  cases.push_back({"rounded box inside near a face", rb, {R(0.2), R(0.9)}, R(-0.6), {R(0.2), R(1.5)}, up});
+  cases.push_back({"rounded box outside a face", rb, {-3, R(0.3)}, R(1.5), {R(-1.5), R(0.3)}, Vec2{-1, 0}});
+  cases.push_back({"rounded box on the arc", rb, {1 + arc, -1 - arc}, 0, {1 + arc, -1 - arc}, Vec2{h2, -h2}});
+  return cases;
+}
+
+TEST(PointQuery, AnalyticOracles) {
+  int checked = 0;
+  for (const PointCase& pc : point_cases()) {
+    for (const Transform& pose : poses()) {
+      const Vec2 query = transform_point(pose, pc.query);
+      const PointProjection projection = closest_point(pc.shape, pose, query);
+      SCOPED_TRACE(pc.name + " at pose " + str(pose.position));
+      ++checked;
+      EXPECT_NEAR(static_cast<double>(projection.signed_distance), static_cast<double>(pc.signed_distance), kTol);
+      EXPECT_LE(dist(projection.point, transform_point(pose, pc.point)), kTol) << str(projection.point);
+      if (pc.normal) {
+        EXPECT_LE(dist(projection.normal, rotate(pose.rotation, *pc.normal)), kTol) << str(projection.normal);
+      }
+      EXPECT_NEAR(static_cast<double>(length(projection.normal)), 1.0, kFloat ? 1e-5 : 1e-12);
+      // contains: inside or on the surface.
+      EXPECT_EQ(contains(pc.shape, pose, query), pc.signed_distance <= 0) << "contains";
+    }
+  }
+  std::printf("checked %d analytic point queries\n", checked);
+}
+
+TEST(PointQuery, RandomPointsAgainstBruteForce) {
+  random_shapes::Generator gen(40004);
+  random_shapes::Check distance_check("signed distance", 64);
+  random_shapes::Check point_check("nearest point on the surface", 64);
+  random_shapes::Check relation_check("query = point + distance * normal", 64);
+  random_shapes::Check contains_check("contains agrees with the signed distance", 1);
+  Core core;
+  int checked = 0, inside = 0, segment_points = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const random_shapes::Body body = gen.body(gen.any_kind(), gen.chance(0.75) ? Real(20) : random_shapes::max_offset);
+    core_of(body.shape, body.transform, core);
+    const Vec2 query = body.transform.position + body.size * gen.uniform(0, 2) * gen.direction();
+    const PointProjection projection = closest_point(body.shape, body.transform, query);
+    const bool in = contains(body.shape, body.transform, query);
+    const double scale = static_cast<double>(body.size) + norm(dp(body.transform.position)) + norm(dp(query));
+    const double expected = point_sd(core, dp(query));
+    auto context = [&] {
+      char buffer[512];
+      std::snprintf(buffer, sizeof buffer, "point %d (%.9g, %.9g): sd %.9g expected %.9g, point (%.9g, %.9g) contains %d; ", i,
+                    static_cast<double>(query.x), static_cast<double>(query.y), static_cast<double>(projection.signed_distance), expected,
+                    static_cast<double>(projection.point.x), static_cast<double>(projection.point.y), int(in));
+      return std::string(buffer) + random_shapes::describe(body);
+    };
+    ++checked;
+    if (expected < 0) ++inside;
+    if (std::holds_alternative<Segment>(body.shape)) {
+      ++segment_points;
+      contains_check.require(projection.signed_distance >= 0, context);
+    }
+    distance_check.record(std::abs(static_cast<double>(projection.signed_distance) - expected), scale, context);
+    point_check.record(std::abs(point_sd(core, dp(projection.point))), scale, context);
+    const P relation = dp(projection.point) + static_cast<double>(projection.signed_distance) * dp(projection.normal) - dp(query);
+    relation_check.record(norm(relation), scale, context);
+    relation_check.require(std::abs(norm(dp(projection.normal)) - 1) < 1e-5, context);
+    // contains is signed_distance <= its tolerance; it agrees with the oracle outside a band.
+    const double tolerance = kRel * (static_cast<double>(size_scale(body.shape)) + norm(dp(query) - dp(body.transform.position)));
+    contains_check.require(in == (static_cast<double>(projection.signed_distance) <= tolerance), context);
+    const double band = tolerance + 64 * kEps * scale;
+    if (expected < -band || expected > band) contains_check.require(in == (expected < 0), context);
+  }
+  std::printf("checked %d random points (%d inside, %d against segments)\n", checked, inside, segment_points);
+  for (const random_shapes::Check* check : {&distance_check, &point_check, &relation_check, &contains_check}) {
+    check->print();
+    EXPECT_EQ(check->failures(), 0) << check->name();
+    for (const std::string& message : check->messages()) ADD_FAILURE() << check->name() << ": " << message;
+  }
+}
+
+}  // namespace
