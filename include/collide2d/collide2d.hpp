@@ -2,6 +2,7 @@
 #pragma once
 
 #include "collide2d/algorithms.hpp"
+#include "collide2d/broad_phase.hpp"
 #include "collide2d/distance.hpp"
 #include "collide2d/hull.hpp"
 #include "collide2d/manifold.hpp"
@@ -14,3 +15,4 @@
 #include "collide2d/result.hpp"
 #include "collide2d/shapes.hpp"
 #include "collide2d/support.hpp"
+#include "collide2d/world.hpp"

@@ -1,19 +1,18 @@
 // pairs.cpp — scene-wide pair reports.
 //
-// Outline: bounding boxes of all bodies, sorted by their lower x; a sweep keeps the boxes whose
-// x range is still open and tests y overlap, giving candidate pairs in O(n log n + k) for k
-// candidates. Each candidate gets penetration() (overlap or touching, by depth against the pair
-// tolerance) and collide() for its contact points. Until the world and broad phase exist this
-// is the command's pair finder. Impacts use the same sweep on boxes that hold each body's whole
-// motion, then time_of_impact on each candidate.
+// Outline: the bodies go into a World (dynamic tree broad phase); each pair its update() finds
+// touching gets penetration() for its status (overlap or touching, by depth against the pair
+// tolerance), depth and normal, and keeps the world's manifold as its contacts. Impacts put a
+// box holding each body's whole motion into a dynamic tree and run time_of_impact on each pair
+// of overlapping boxes.
 #include "collide2d/io/pairs.hpp"
 
 #include <algorithm>
-#include <numeric>
 
 #include "collide2d/distance.hpp"
 #include "collide2d/penetration.hpp"
 #include "collide2d/shape_cast.hpp"
+#include "collide2d/world.hpp"
 
 namespace collide2d::io {
 namespace {
@@ -24,26 +23,18 @@ Real touching_tolerance(const Body& a, const Body& b) {
                                length(inverse_compose(a.transform, b.transform).position));
 }
 
-/// Pairs (a < b, sorted) of boxes that overlap or touch: sort by lower x, sweep left to right
-/// keeping the boxes whose x range is still open, and test y overlap against those.
+/// Pairs (a < b, sorted) of boxes that overlap or touch, from a dynamic tree.
 std::vector<std::pair<int, int>> overlapping_boxes(const std::vector<Aabb>& boxes) {
-  std::vector<int> order(boxes.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](int left, int right) { return boxes[left].lower.x < boxes[right].lower.x; });
-  std::vector<std::pair<int, int>> candidates;
-  std::vector<int> open;
-  for (int body : order) {
-    std::erase_if(open, [&](int other) { return boxes[other].upper.x < boxes[body].lower.x; });
-    for (int other : open) {
-      if (boxes[other].overlaps(boxes[body])) candidates.emplace_back(std::min(body, other), std::max(body, other));
-    }
-    open.push_back(body);
-  }
-  std::sort(candidates.begin(), candidates.end());
-  return candidates;
+  const std::unique_ptr<BroadPhase> tree = make_broad_phase(BroadPhaseKind::dynamic_tree);
+  for (const Aabb& box : boxes) tree->insert(box);  // proxy ids are 0, 1, 2, ... in insertion order
+  std::vector<std::pair<int, int>> pairs;
+  tree->find_pairs(pairs);
+  return pairs;
 }
 
-PairReport classify(const Scene& scene, int a, int b) {
+/// The pair's status, depth and normal by penetration(); its contacts are `manifold` when the
+/// caller already has it, else collide()'s.
+PairReport classify(const Scene& scene, int a, int b, const Manifold* manifold = nullptr) {
   const Body& first = scene.bodies[static_cast<std::size_t>(a)];
   const Body& second = scene.bodies[static_cast<std::size_t>(b)];
   PairReport report{a, b, PairStatus::separate, 0, {}, {}};
@@ -52,8 +43,8 @@ PairReport classify(const Scene& scene, int a, int b) {
   report.status = contact->depth > touching_tolerance(first, second) ? PairStatus::overlap : PairStatus::touching;
   report.depth = report.status == PairStatus::overlap ? contact->depth : 0;
   report.normal = contact->normal;
-  const Manifold manifold = collide(first.shape, first.transform, second.shape, second.transform);
-  report.contacts.assign(manifold.points.begin(), manifold.points.begin() + manifold.point_count);
+  const Manifold contacts = manifold != nullptr ? *manifold : collide(first.shape, first.transform, second.shape, second.transform);
+  report.contacts.assign(contacts.points.begin(), contacts.points.begin() + contacts.point_count);
   return report;
 }
 
@@ -68,11 +59,11 @@ std::vector<PairReport> find_pairs(const Scene& scene, bool all) {
     }
     return reports;
   }
-  std::vector<Aabb> boxes;
-  boxes.reserve(scene.bodies.size());
-  for (const Body& body : scene.bodies) boxes.push_back(compute_aabb(body.shape, body.transform));
-  for (const auto& [a, b] : overlapping_boxes(boxes)) {
-    PairReport report = classify(scene, a, b);
+  World world;
+  for (const Body& body : scene.bodies) world.add({body.shape, body.transform, body.velocity, body.angular_velocity, 0, {}});
+  world.update();  // slots are the body indices: nothing was removed
+  for (const ContactPair& contact : world.contacts()) {
+    PairReport report = classify(scene, static_cast<int>(contact.a.index), static_cast<int>(contact.b.index), &contact.manifold);
     if (report.status != PairStatus::separate) reports.push_back(std::move(report));
   }
   return reports;
@@ -115,7 +106,8 @@ std::vector<ImpactReport> find_impacts(const Scene& scene, Real duration) {
     boxes.push_back({min(start, end) - Vec2{reach, reach}, max(start, end) + Vec2{reach, reach}});
   }
   std::vector<ImpactReport> impacts;
-  for (const auto& [a, b] : overlapping_boxes(boxes)) {
+  for (const auto& [first, second] : overlapping_boxes(boxes)) {
+    const int a = first, b = second;  // plain variables: lambdas cannot capture structured bindings in C++20
     const std::optional<CastHit> hit = std::visit(
         [&](const auto& shape_a, const auto& shape_b) { return time_of_impact(shape_a, sweeps[a], shape_b, sweeps[b]); },
         scene.bodies[static_cast<std::size_t>(a)].shape, scene.bodies[static_cast<std::size_t>(b)].shape);

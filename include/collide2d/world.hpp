@@ -1,0 +1,132 @@
+// collide2d/world.hpp — a world of bodies: stable handles, a broad phase, contact pairs with
+// their manifolds and begin/end events, and point, box, ray and shape queries.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "collide2d/broad_phase.hpp"
+#include "collide2d/manifold.hpp"
+#include "collide2d/raycast.hpp"
+#include "collide2d/shapes.hpp"
+
+namespace collide2d {
+
+/// A stable reference to a body: a slot index and the slot's generation when the body was added.
+/// Once the body is removed the handle is stale and every World function rejects it.
+struct BodyHandle {
+  std::uint32_t index = 0xFFFFFFFFu;  ///< slot in the world's body array
+  std::uint32_t generation = 0;       ///< bumped each time the slot is freed
+  friend constexpr bool operator==(BodyHandle, BodyHandle) = default;
+  friend constexpr auto operator<=>(BodyHandle, BodyHandle) = default;
+};
+
+/// Which bodies may touch: a pair is considered when (a.category & b.mask) and (b.category & a.mask)
+/// are both non-zero. Queries take a filter too, tested against each body the same way.
+struct CollisionFilter {
+  std::uint32_t category = 1;            ///< the groups this body belongs to (bits)
+  std::uint32_t mask = 0xFFFFFFFFu;      ///< the groups this body touches (bits)
+};
+
+/// Everything a body is made of.
+struct BodyDefinition {
+  Shape shape;                   ///< the convex shape, in the body's local frame
+  Transform transform;           ///< world placement
+  Vec2 velocity;                 ///< linear velocity, world units per time unit (stored for the caller and the casts)
+  Real angular_velocity = 0;     ///< radians per time unit
+  std::uint64_t user_data = 0;   ///< anything the caller wants back
+  CollisionFilter filter;        ///< category and mask bits
+};
+
+/// A pair of bodies that overlap or touch, with their contact manifold (normal from a to b).
+struct ContactPair {
+  BodyHandle a;       ///< the body with the smaller index
+  BodyHandle b;       ///< the body with the larger index
+  Manifold manifold;  ///< world-space manifold, at least one point
+};
+
+/// A body a world ray cast hits.
+struct WorldRayHit {
+  BodyHandle body;  ///< the body hit
+  RayHit hit;       ///< where, at which fraction, with which surface normal
+};
+
+/// Options for a World.
+struct WorldOptions {
+  BroadPhaseKind broad_phase = BroadPhaseKind::dynamic_tree;  ///< which broad phase finds candidate pairs
+  BroadPhaseOptions broad_phase_options;                      ///< its tuning
+};
+
+/// Bodies, their contacts and queries over them. Not thread-safe; cheap to move, not copyable.
+class World {
+ public:
+  explicit World(const WorldOptions& options = {});
+  World(World&&) noexcept;
+  World& operator=(World&&) noexcept;
+  ~World();
+
+  /// Adds a body and returns its handle. Slots of removed bodies are reused with a new generation.
+  BodyHandle add(BodyDefinition definition);
+  /// Removes a body; false (and nothing changes) when the handle is stale.
+  bool remove(BodyHandle body);
+  /// True when the handle refers to a body still in the world.
+  bool contains(BodyHandle body) const;
+  /// The body's definition, or nullptr for a stale handle. Valid until the next add or remove.
+  const BodyDefinition* find(BodyHandle body) const;
+  /// Moves a body; false for a stale handle.
+  bool set_transform(BodyHandle body, const Transform& transform);
+  /// Sets a body's velocities; false for a stale handle.
+  bool set_velocity(BodyHandle body, Vec2 velocity, Real angular_velocity);
+  /// Changes a body's filter; false for a stale handle.
+  bool set_filter(BodyHandle body, const CollisionFilter& filter);
+  /// Number of bodies in the world.
+  int size() const;
+  /// Handles of every body, in slot order.
+  std::vector<BodyHandle> bodies() const;
+
+  /// Finds every pair of bodies that overlap or touch (allowed by their filters) with its
+  /// manifold, in order of (a.index, b.index), and which pairs began and ended touching since the
+  /// previous update (a removed body's pairs end at the next update, with its now-stale handle).
+  void update();
+  /// The pairs found by the last update.
+  const std::vector<ContactPair>& contacts() const;
+  /// Pairs (a, b) that touch now and did not at the previous update, in (a.index, b.index) order.
+  const std::vector<std::pair<BodyHandle, BodyHandle>>& began() const;
+  /// Pairs that touched at the previous update and do not now, in (a.index, b.index) order.
+  const std::vector<std::pair<BodyHandle, BodyHandle>>& ended() const;
+
+  /// Bodies whose shape contains the world point (surface included), in slot order.
+  std::vector<BodyHandle> query_point(Vec2 point, const CollisionFilter& filter = {}) const;
+  /// Bodies whose bounding box overlaps the box, in slot order.
+  std::vector<BodyHandle> query_aabb(const Aabb& region, const CollisionFilter& filter = {}) const;
+  /// Bodies whose shape overlaps or touches `shape` placed by `transform`, in slot order.
+  std::vector<BodyHandle> query_shape(const Shape& shape, const Transform& transform, const CollisionFilter& filter = {}) const;
+  /// The first body the ray hits (smallest fraction; ties to the smaller slot), or empty.
+  std::optional<WorldRayHit> ray_cast_first(const Ray& ray, const CollisionFilter& filter = {}) const;
+  /// Every body the ray hits, by fraction (ties by slot).
+  std::vector<WorldRayHit> ray_cast_all(const Ray& ray, const CollisionFilter& filter = {}) const;
+
+  /// The broad phase in use (for validation and statistics).
+  const BroadPhase& broad_phase() const;
+
+ private:
+  struct Slot;
+  const Slot* live_slot(BodyHandle body) const;
+  Slot* live_slot(BodyHandle body);
+
+  std::vector<Slot> slots_;
+  std::vector<std::uint32_t> free_slots_;
+  std::vector<std::uint32_t> proxy_to_slot_;
+  std::unique_ptr<BroadPhase> broad_phase_;
+  std::vector<ContactPair> contacts_;
+  std::vector<std::pair<BodyHandle, BodyHandle>> began_;
+  std::vector<std::pair<BodyHandle, BodyHandle>> ended_;
+  std::vector<std::pair<BodyHandle, BodyHandle>> touching_;  // sorted: the pairs of the last update
+  std::vector<std::pair<int, int>> proxy_pairs_;              // scratch for find_pairs
+  int count_ = 0;
+};
+
+}  // namespace collide2d

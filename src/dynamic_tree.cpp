@@ -1,0 +1,405 @@
+// dynamic_tree.cpp — the dynamic bounding-volume tree broad phase.
+//
+// Outline (after Erin Catto's b2DynamicTree in Box2D 2.4 and his GDC 2019 talk "Dynamic
+// Bounding Volume Hierarchies"; Goldsmith & Salmon 1987 for cost-guided insertion):
+// - Nodes live in one array with a free list threaded through the `parent` field of free nodes.
+//   Leaves hold one proxy each: its tight box (the caller's) and a fat box, the tight box grown
+//   by a margin on every side. Internal nodes hold the union of their children's fat boxes.
+// - Insertion walks down from the root. At each internal node it compares the cost of making
+//   the new leaf a sibling of the whole node (twice the perimeter of the union, the 2D surface
+//   area) against the cost of descending into either child (the perimeter that child would gain,
+//   plus what every ancestor already gains), and stops when pairing here is cheapest — but only
+//   at a node of height 1 or a leaf, so that the new parent is itself balanced (Box2D may stop
+//   higher and accepts the imbalance). The leaf and the node it stopped at get a new parent.
+// - On the way back up every ancestor is refitted and rebalanced with an AVL-style rotation:
+//   when one child is taller than the other by 2, the taller child is promoted, keeping its own
+//   taller child and handing its shorter child to the demoted node. After any single insert or
+//   remove no node is off by more than 2 before the rotation, and the rotation leaves every node
+//   off by at most 1, so the tree keeps AVL balance (|height(left) - height(right)| <= 1), which
+//   validate() checks.
+// - move() only updates the tight box while it stays inside the fat box; when it leaves, the
+//   leaf is removed and reinserted with a new fat box. Every answer is decided on tight boxes;
+//   fat and internal boxes only prune the search (a region that meets a tight box meets every
+//   box enclosing it, and the slab test is monotone under rounding).
+// - find_pairs traverses the tree against itself (each node with itself, sibling subtrees with
+//   each other, descending the larger node while fat boxes overlap), which meets every pair of
+//   leaves whose fat boxes overlap exactly once and keeps those whose tight boxes overlap. This
+//   replaces "query the tree with every leaf's box" (Box2D's UpdatePairs): same pairs, about
+//   half the node visits and no duplicates to drop.
+// - The fat margin comes from the options, or is a tenth of the larger half extent of the first
+//   box with a non-zero size.
+#include <algorithm>
+#include <cassert>
+
+#include "broad_phase_internal.hpp"
+
+namespace collide2d::detail {
+namespace {
+
+/// The 2D "surface area" of a box: its perimeter.
+Real perimeter(const Aabb& box) { return 2 * ((box.upper.x - box.lower.x) + (box.upper.y - box.lower.y)); }
+
+class DynamicTree final : public BroadPhase {
+ public:
+  explicit DynamicTree(const BroadPhaseOptions& options)
+      : margin_(options.margin_or_cell > 0 ? options.margin_or_cell : Real(0)), margin_chosen_(options.margin_or_cell > 0) {}
+
+  int insert(const Aabb& box) override {
+    if (!margin_chosen_) {
+      const Vec2 half = box.half_extents();
+      const Real largest = std::max(half.x, half.y);
+      if (largest > 0) {
+        margin_ = largest / 10;
+        margin_chosen_ = true;
+      }
+    }
+    const int id = ids_.acquire();
+    if (id >= static_cast<int>(leaf_of_proxy_.size())) leaf_of_proxy_.resize(static_cast<std::size_t>(id) + 1, -1);
+    const int leaf = allocate_node();
+    Node& node = nodes_[index(leaf)];
+    node.tight = box;
+    node.fat = fatten(box);
+    node.proxy = id;
+    node.height = 0;
+    node.first = node.second = -1;
+    leaf_of_proxy_[index(id)] = leaf;
+    insert_leaf(leaf);
+    ++count_;
+    return id;
+  }
+
+  void remove(int proxy) override {
+    assert(is_alive(proxy));
+    const int leaf = leaf_of_proxy_[index(proxy)];
+    remove_leaf(leaf);
+    free_node(leaf);
+    leaf_of_proxy_[index(proxy)] = -1;
+    ids_.release(proxy);
+    --count_;
+  }
+
+  void move(int proxy, const Aabb& box) override {
+    assert(is_alive(proxy));
+    const int leaf = leaf_of_proxy_[index(proxy)];
+    Node& node = nodes_[index(leaf)];
+    node.tight = box;
+    if (encloses(node.fat, box)) return;
+    remove_leaf(leaf);
+    nodes_[index(leaf)].fat = fatten(box);
+    insert_leaf(leaf);
+  }
+
+  Aabb box(int proxy) const override {
+    assert(is_alive(proxy));
+    return nodes_[index(leaf_of_proxy_[index(proxy)])].tight;
+  }
+
+  int size() const override { return count_; }
+
+  void find_pairs(std::vector<std::pair<int, int>>& pairs) override {
+    // The tree against itself: a node pairs with itself (its two subtrees against each other
+    // and each against itself) or with a disjoint node (descend the larger while the fat
+    // boxes overlap). Every leaf pair is reached along exactly one path, so each is found once.
+    pairs.clear();
+    if (root_ < 0) return;
+    pending_pairs_.clear();
+    pending_pairs_.emplace_back(root_, root_);
+    while (!pending_pairs_.empty()) {
+      const auto [a, b] = pending_pairs_.back();
+      pending_pairs_.pop_back();
+      const Node& first = nodes_[index(a)];
+      if (a == b) {
+        if (first.is_leaf()) continue;
+        pending_pairs_.emplace_back(first.first, first.first);
+        pending_pairs_.emplace_back(first.second, first.second);
+        pending_pairs_.emplace_back(first.first, first.second);
+        continue;
+      }
+      const Node& second = nodes_[index(b)];
+      if (!first.fat.overlaps(second.fat)) continue;
+      if (first.is_leaf() && second.is_leaf()) {
+        if (first.tight.overlaps(second.tight)) pairs.push_back(ordered_pair(first.proxy, second.proxy));
+      } else if (second.is_leaf() || (!first.is_leaf() && perimeter(first.fat) >= perimeter(second.fat))) {
+        pending_pairs_.emplace_back(first.first, b);
+        pending_pairs_.emplace_back(first.second, b);
+      } else {
+        pending_pairs_.emplace_back(a, second.first);
+        pending_pairs_.emplace_back(a, second.second);
+      }
+    }
+    sorter_.sort(pairs, ids_.bound());
+  }
+
+  void query(const Aabb& region, std::vector<int>& proxies) const override {
+    proxies.clear();
+    visit([&](const Aabb& box) { return box.overlaps(region); }, proxies);
+    std::sort(proxies.begin(), proxies.end());
+  }
+
+  void ray_query(Vec2 origin, Vec2 translation, Real max_fraction, std::vector<int>& proxies) const override {
+    proxies.clear();
+    visit([&](const Aabb& box) { return segment_meets_box(origin, translation, max_fraction, box); }, proxies);
+    std::sort(proxies.begin(), proxies.end());
+  }
+
+  bool validate() const override {
+    // Walk the tree from the root, checking each node, then account for every array slot.
+    std::vector<char> seen(nodes_.size(), 0);
+    int reachable = 0, leaves = 0;
+    if (root_ >= 0) {
+      if (root_ >= static_cast<int>(nodes_.size()) || nodes_[index(root_)].parent != -1) return false;
+      std::vector<int> pending{root_};
+      while (!pending.empty()) {
+        const int current = pending.back();
+        pending.pop_back();
+        if (current < 0 || current >= static_cast<int>(nodes_.size()) || seen[index(current)]) return false;
+        seen[index(current)] = 1;
+        ++reachable;
+        const Node& node = nodes_[index(current)];
+        if (node.height < 0) return false;  // a free node linked into the tree
+        if (node.is_leaf()) {
+          ++leaves;
+          if (node.height != 0 || node.second != -1 || !encloses(node.fat, node.tight)) return false;
+          if (node.proxy < 0 || node.proxy >= static_cast<int>(leaf_of_proxy_.size()) ||
+              leaf_of_proxy_[index(node.proxy)] != current)
+            return false;
+          continue;
+        }
+        if (node.second < 0 || node.second >= static_cast<int>(nodes_.size())) return false;
+        const Node& first = nodes_[index(node.first)];
+        const Node& second = nodes_[index(node.second)];
+        if (first.parent != current || second.parent != current) return false;
+        if (node.height != 1 + std::max(first.height, second.height)) return false;
+        if (std::abs(first.height - second.height) > 1) return false;
+        if (!encloses(node.fat, first.fat) || !encloses(node.fat, second.fat)) return false;
+        pending.push_back(node.first);
+        pending.push_back(node.second);
+      }
+    }
+    int free_count = 0;
+    for (int current = free_list_; current >= 0; current = nodes_[index(current)].parent) {
+      if (current >= static_cast<int>(nodes_.size()) || seen[index(current)] || nodes_[index(current)].height != -1) return false;
+      seen[index(current)] = 1;
+      if (++free_count > static_cast<int>(nodes_.size())) return false;
+    }
+    if (reachable + free_count != static_cast<int>(nodes_.size())) return false;
+    if (leaves != count_) return false;
+    int mapped = 0;
+    for (int leaf : leaf_of_proxy_) mapped += leaf >= 0 ? 1 : 0;
+    return mapped == count_ && count_ + static_cast<int>(ids_.released().size()) == ids_.bound();
+  }
+
+ private:
+  struct Node {
+    Aabb fat;         ///< leaf: the tight box grown by the margin; internal: union of the children's fat boxes
+    Aabb tight;       ///< leaf: the caller's box; unused for internal nodes
+    int parent = -1;  ///< parent node, -1 for the root; for a free node, the next free node
+    int first = -1;   ///< first child, -1 for a leaf
+    int second = -1;  ///< second child, -1 for a leaf
+    int height = 0;   ///< 0 for a leaf, 1 + the taller child's height otherwise, -1 when free
+    int proxy = -1;   ///< leaf: the proxy id
+    bool is_leaf() const { return first < 0; }
+  };
+
+  static std::size_t index(int i) { return static_cast<std::size_t>(i); }
+
+  bool is_alive(int proxy) const {
+    return proxy >= 0 && proxy < static_cast<int>(leaf_of_proxy_.size()) && leaf_of_proxy_[index(proxy)] >= 0;
+  }
+
+  Aabb fatten(const Aabb& box) const { return {box.lower - Vec2{margin_, margin_}, box.upper + Vec2{margin_, margin_}}; }
+
+  /// Depth-first search pruned by `accepts` on fat boxes; leaves are decided on tight boxes.
+  template <class Accepts>
+  void visit(const Accepts& accepts, std::vector<int>& proxies) const {
+    if (root_ < 0) return;
+    std::vector<int> pending;
+    pending.reserve(64);
+    pending.push_back(root_);
+    while (!pending.empty()) {
+      const Node& node = nodes_[index(pending.back())];
+      pending.pop_back();
+      if (!accepts(node.fat)) continue;
+      if (node.is_leaf()) {
+        if (accepts(node.tight)) proxies.push_back(node.proxy);
+      } else {
+        pending.push_back(node.first);
+        pending.push_back(node.second);
+      }
+    }
+  }
+
+  int allocate_node() {
+    if (free_list_ < 0) {
+      nodes_.emplace_back();
+      return static_cast<int>(nodes_.size()) - 1;
+    }
+    const int node = free_list_;
+    free_list_ = nodes_[index(node)].parent;
+    nodes_[index(node)] = Node{};
+    return node;
+  }
+
+  void free_node(int node) {
+    nodes_[index(node)].parent = free_list_;
+    nodes_[index(node)].height = -1;
+    nodes_[index(node)].first = nodes_[index(node)].second = -1;
+    free_list_ = node;
+  }
+
+  /// Where to pair a new leaf with box `box`: descend while a child is cheaper than here.
+  int choose_sibling(const Aabb& box) const {
+    int current = root_;
+    while (!nodes_[index(current)].is_leaf()) {
+      const Node& node = nodes_[index(current)];
+      const Real own = perimeter(node.fat);
+      const Real combined = perimeter(node.fat.merged(box));
+      const Real pair_here = 2 * combined;          // new parent over this node and the leaf
+      const Real inherited = 2 * (combined - own);  // growth every ancestor pays if we go deeper
+      const auto descend_cost = [&](int child) {
+        const Node& c = nodes_[index(child)];
+        const Real grown = perimeter(c.fat.merged(box));
+        return c.is_leaf() ? grown + inherited : grown - perimeter(c.fat) + inherited;
+      };
+      const Real first_cost = descend_cost(node.first);
+      const Real second_cost = descend_cost(node.second);
+      // Stopping above height 1 would hang a leaf beside a subtree of height >= 2, which no
+      // rotation can balance; there the walk goes on into the cheaper child instead.
+      if (node.height <= 1 && pair_here < first_cost && pair_here < second_cost) break;
+      current = first_cost < second_cost ? node.first : node.second;
+    }
+    return current;
+  }
+
+  void insert_leaf(int leaf) {
+    if (root_ < 0) {
+      root_ = leaf;
+      nodes_[index(leaf)].parent = -1;
+      return;
+    }
+    const int sibling = choose_sibling(nodes_[index(leaf)].fat);
+    const int old_parent = nodes_[index(sibling)].parent;
+    const int new_parent = allocate_node();
+    {
+      Node& parent = nodes_[index(new_parent)];
+      parent.parent = old_parent;
+      parent.first = sibling;
+      parent.second = leaf;
+      parent.fat = nodes_[index(sibling)].fat.merged(nodes_[index(leaf)].fat);
+      parent.height = nodes_[index(sibling)].height + 1;
+    }
+    if (old_parent >= 0) {
+      replace_child(old_parent, sibling, new_parent);
+    } else {
+      root_ = new_parent;
+    }
+    nodes_[index(sibling)].parent = new_parent;
+    nodes_[index(leaf)].parent = new_parent;
+    refit_upwards(old_parent);
+  }
+
+  void remove_leaf(int leaf) {
+    if (leaf == root_) {
+      root_ = -1;
+      return;
+    }
+    const int parent = nodes_[index(leaf)].parent;
+    const int grandparent = nodes_[index(parent)].parent;
+    const int sibling = nodes_[index(parent)].first == leaf ? nodes_[index(parent)].second : nodes_[index(parent)].first;
+    if (grandparent >= 0) {
+      replace_child(grandparent, parent, sibling);
+      nodes_[index(sibling)].parent = grandparent;
+      free_node(parent);
+      refit_upwards(grandparent);
+    } else {
+      root_ = sibling;
+      nodes_[index(sibling)].parent = -1;
+      free_node(parent);
+    }
+    nodes_[index(leaf)].parent = -1;
+  }
+
+  void replace_child(int parent, int old_child, int new_child) {
+    Node& node = nodes_[index(parent)];
+    if (node.first == old_child) {
+      node.first = new_child;
+    } else {
+      node.second = new_child;
+    }
+  }
+
+  /// Recomputes the box and height of `node` from its children.
+  void refit(int node) {
+    Node& n = nodes_[index(node)];
+    const Node& first = nodes_[index(n.first)];
+    const Node& second = nodes_[index(n.second)];
+    n.fat = first.fat.merged(second.fat);
+    n.height = 1 + std::max(first.height, second.height);
+  }
+
+  /// Rebalances and refits every node from `node` up to the root.
+  void refit_upwards(int node) {
+    while (node >= 0) {
+      node = rebalance(node);
+      refit(node);
+      node = nodes_[index(node)].parent;
+    }
+  }
+
+  /// When one child of `node` is taller by 2 or more, promotes it; returns the subtree's root.
+  int rebalance(int node) {
+    const Node& n = nodes_[index(node)];
+    if (n.is_leaf()) return node;
+    const int balance = nodes_[index(n.second)].height - nodes_[index(n.first)].height;
+    if (balance > 1) return promote(node, n.second);
+    if (balance < -1) return promote(node, n.first);
+    return node;
+  }
+
+  /// Rotates `child` above `node`: child keeps its taller child and gives its shorter one to node.
+  int promote(int node, int child) {
+    const int taller = nodes_[index(nodes_[index(child)].first)].height >= nodes_[index(nodes_[index(child)].second)].height
+                           ? nodes_[index(child)].first
+                           : nodes_[index(child)].second;
+    const int shorter = nodes_[index(child)].first == taller ? nodes_[index(child)].second : nodes_[index(child)].first;
+    const int above = nodes_[index(node)].parent;
+    // child takes node's place under `above`
+    nodes_[index(child)].parent = above;
+    if (above >= 0) {
+      replace_child(above, node, child);
+    } else {
+      root_ = child;
+    }
+    // node becomes child's child, in the slot the shorter grandchild leaves
+    Node& promoted = nodes_[index(child)];
+    if (promoted.first == shorter) {
+      promoted.first = node;
+    } else {
+      promoted.second = node;
+    }
+    nodes_[index(node)].parent = child;
+    // the shorter grandchild takes child's old slot under node
+    replace_child(node, child, shorter);
+    nodes_[index(shorter)].parent = node;
+    refit(node);
+    refit(child);
+    return child;
+  }
+
+  std::vector<Node> nodes_;
+  int root_ = -1;
+  int free_list_ = -1;
+  std::vector<int> leaf_of_proxy_;  ///< proxy id -> leaf node, -1 when the id is free
+  ProxyIds ids_;
+  int count_ = 0;
+  Real margin_;
+  bool margin_chosen_;
+  std::vector<std::pair<int, int>> pending_pairs_;  ///< find_pairs traversal scratch
+  PairSorter sorter_;
+};
+
+}  // namespace
+
+std::unique_ptr<BroadPhase> make_dynamic_tree(const BroadPhaseOptions& options) { return std::make_unique<DynamicTree>(options); }
+
+}  // namespace collide2d::detail

@@ -1,0 +1,214 @@
+// world.cpp — bodies behind generation-checked handles, over a broad phase.
+//
+// Outline of update(): the broad phase reports every pair of proxies whose bounding boxes
+// overlap; pairs the filters forbid are dropped; each remaining pair gets collide(), and a pair
+// with at least one manifold point is touching. The pairs are sorted by slot, then compared
+// with the previous update's sorted list (a merge) to produce the began and ended events.
+#include "collide2d/world.hpp"
+
+#include <algorithm>
+
+#include "collide2d/overlap.hpp"
+#include "collide2d/point_query.hpp"
+
+namespace collide2d {
+
+struct World::Slot {
+  BodyDefinition definition;
+  std::uint32_t generation = 0;
+  int proxy = -1;      // broad-phase proxy while alive
+  bool alive = false;
+};
+
+namespace {
+
+bool filters_allow(const CollisionFilter& a, const CollisionFilter& b) {
+  return (a.category & b.mask) != 0 && (b.category & a.mask) != 0;
+}
+
+}  // namespace
+
+World::World(const WorldOptions& options) : broad_phase_(make_broad_phase(options.broad_phase, options.broad_phase_options)) {}
+World::World(World&&) noexcept = default;
+World& World::operator=(World&&) noexcept = default;
+World::~World() = default;
+
+const World::Slot* World::live_slot(BodyHandle body) const {
+  if (body.index >= slots_.size()) return nullptr;
+  const Slot& slot = slots_[body.index];
+  return slot.alive && slot.generation == body.generation ? &slot : nullptr;
+}
+World::Slot* World::live_slot(BodyHandle body) { return const_cast<Slot*>(std::as_const(*this).live_slot(body)); }
+
+BodyHandle World::add(BodyDefinition definition) {
+  std::uint32_t index;
+  if (!free_slots_.empty()) {
+    index = free_slots_.back();
+    free_slots_.pop_back();
+  } else {
+    index = static_cast<std::uint32_t>(slots_.size());
+    slots_.emplace_back();
+  }
+  Slot& slot = slots_[index];
+  slot.proxy = broad_phase_->insert(compute_aabb(definition.shape, definition.transform));
+  slot.definition = std::move(definition);
+  slot.alive = true;
+  if (proxy_to_slot_.size() <= static_cast<std::size_t>(slot.proxy)) proxy_to_slot_.resize(static_cast<std::size_t>(slot.proxy) + 1);
+  proxy_to_slot_[static_cast<std::size_t>(slot.proxy)] = index;
+  ++count_;
+  return {index, slot.generation};
+}
+
+bool World::remove(BodyHandle body) {
+  Slot* slot = live_slot(body);
+  if (slot == nullptr) return false;
+  broad_phase_->remove(slot->proxy);
+  slot->proxy = -1;
+  slot->alive = false;
+  slot->definition = {};
+  ++slot->generation;
+  free_slots_.push_back(body.index);
+  --count_;
+  return true;
+}
+
+bool World::contains(BodyHandle body) const { return live_slot(body) != nullptr; }
+
+const BodyDefinition* World::find(BodyHandle body) const {
+  const Slot* slot = live_slot(body);
+  return slot == nullptr ? nullptr : &slot->definition;
+}
+
+bool World::set_transform(BodyHandle body, const Transform& transform) {
+  Slot* slot = live_slot(body);
+  if (slot == nullptr) return false;
+  slot->definition.transform = transform;
+  broad_phase_->move(slot->proxy, compute_aabb(slot->definition.shape, transform));
+  return true;
+}
+
+bool World::set_velocity(BodyHandle body, Vec2 velocity, Real angular_velocity) {
+  Slot* slot = live_slot(body);
+  if (slot == nullptr) return false;
+  slot->definition.velocity = velocity;
+  slot->definition.angular_velocity = angular_velocity;
+  return true;
+}
+
+bool World::set_filter(BodyHandle body, const CollisionFilter& filter) {
+  Slot* slot = live_slot(body);
+  if (slot == nullptr) return false;
+  slot->definition.filter = filter;
+  return true;
+}
+
+int World::size() const { return count_; }
+
+std::vector<BodyHandle> World::bodies() const {
+  std::vector<BodyHandle> handles;
+  for (std::uint32_t i = 0; i < slots_.size(); ++i) {
+    if (slots_[i].alive) handles.push_back({i, slots_[i].generation});
+  }
+  return handles;
+}
+
+void World::update() {
+  broad_phase_->find_pairs(proxy_pairs_);
+  contacts_.clear();
+  for (const auto& [first_proxy, second_proxy] : proxy_pairs_) {
+    std::uint32_t first = proxy_to_slot_[static_cast<std::size_t>(first_proxy)];
+    std::uint32_t second = proxy_to_slot_[static_cast<std::size_t>(second_proxy)];
+    if (first > second) std::swap(first, second);
+    const Slot& a = slots_[first];
+    const Slot& b = slots_[second];
+    if (!filters_allow(a.definition.filter, b.definition.filter)) continue;
+    Manifold manifold = collide(a.definition.shape, a.definition.transform, b.definition.shape, b.definition.transform);
+    if (manifold.point_count == 0) continue;
+    contacts_.push_back({{first, a.generation}, {second, b.generation}, manifold});
+  }
+  std::sort(contacts_.begin(), contacts_.end(),
+            [](const ContactPair& left, const ContactPair& right) { return std::pair(left.a, left.b) < std::pair(right.a, right.b); });
+
+  std::vector<std::pair<BodyHandle, BodyHandle>> touching;
+  touching.reserve(contacts_.size());
+  for (const ContactPair& contact : contacts_) touching.emplace_back(contact.a, contact.b);
+  began_.clear();
+  ended_.clear();
+  std::set_difference(touching.begin(), touching.end(), touching_.begin(), touching_.end(), std::back_inserter(began_));
+  std::set_difference(touching_.begin(), touching_.end(), touching.begin(), touching.end(), std::back_inserter(ended_));
+  touching_ = std::move(touching);
+}
+
+const std::vector<ContactPair>& World::contacts() const { return contacts_; }
+const std::vector<std::pair<BodyHandle, BodyHandle>>& World::began() const { return began_; }
+const std::vector<std::pair<BodyHandle, BodyHandle>>& World::ended() const { return ended_; }
+
+std::vector<BodyHandle> World::query_aabb(const Aabb& region, const CollisionFilter& filter) const {
+  std::vector<int> proxies;
+  broad_phase_->query(region, proxies);
+  std::vector<BodyHandle> found;
+  for (int proxy : proxies) {
+    const std::uint32_t index = proxy_to_slot_[static_cast<std::size_t>(proxy)];
+    if (filters_allow(filter, slots_[index].definition.filter)) found.push_back({index, slots_[index].generation});
+  }
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+std::vector<BodyHandle> World::query_point(Vec2 point, const CollisionFilter& filter) const {
+  std::vector<BodyHandle> found;
+  for (BodyHandle body : query_aabb({point, point}, filter)) {
+    const BodyDefinition& definition = slots_[body.index].definition;
+    if (collide2d::contains(definition.shape, definition.transform, point)) found.push_back(body);
+  }
+  return found;
+}
+
+std::vector<BodyHandle> World::query_shape(const Shape& shape, const Transform& transform, const CollisionFilter& filter) const {
+  std::vector<BodyHandle> found;
+  for (BodyHandle body : query_aabb(compute_aabb(shape, transform), filter)) {
+    const BodyDefinition& definition = slots_[body.index].definition;
+    if (overlap(shape, transform, definition.shape, definition.transform)) found.push_back(body);
+  }
+  return found;
+}
+
+std::vector<WorldRayHit> World::ray_cast_all(const Ray& ray, const CollisionFilter& filter) const {
+  std::vector<int> proxies;
+  broad_phase_->ray_query(ray.origin, ray.translation, ray.max_fraction, proxies);
+  std::vector<WorldRayHit> hits;
+  for (int proxy : proxies) {
+    const std::uint32_t index = proxy_to_slot_[static_cast<std::size_t>(proxy)];
+    const Slot& slot = slots_[index];
+    if (!filters_allow(filter, slot.definition.filter)) continue;
+    if (const std::optional<RayHit> hit = raycast(slot.definition.shape, slot.definition.transform, ray)) {
+      hits.push_back({{index, slot.generation}, *hit});
+    }
+  }
+  std::sort(hits.begin(), hits.end(), [](const WorldRayHit& left, const WorldRayHit& right) {
+    return left.hit.fraction < right.hit.fraction || (left.hit.fraction == right.hit.fraction && left.body < right.body);
+  });
+  return hits;
+}
+
+std::optional<WorldRayHit> World::ray_cast_first(const Ray& ray, const CollisionFilter& filter) const {
+  std::vector<int> proxies;
+  broad_phase_->ray_query(ray.origin, ray.translation, ray.max_fraction, proxies);
+  std::optional<WorldRayHit> first;
+  for (int proxy : proxies) {
+    const std::uint32_t index = proxy_to_slot_[static_cast<std::size_t>(proxy)];
+    const Slot& slot = slots_[index];
+    if (!filters_allow(filter, slot.definition.filter)) continue;
+    const std::optional<RayHit> hit = raycast(slot.definition.shape, slot.definition.transform, ray);
+    if (!hit) continue;
+    const BodyHandle body{index, slot.generation};
+    if (!first || hit->fraction < first->hit.fraction || (hit->fraction == first->hit.fraction && body < first->body)) {
+      first = WorldRayHit{body, *hit};
+    }
+  }
+  return first;
+}
+
+const BroadPhase& World::broad_phase() const { return *broad_phase_; }
+
+}  // namespace collide2d
