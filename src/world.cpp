@@ -192,21 +192,9 @@ std::vector<WorldRayHit> World::ray_cast_all(const Ray& ray, const CollisionFilt
 }
 
 std::optional<WorldRayHit> World::ray_cast_first(const Ray& ray, const CollisionFilter& filter) const {
-  std::vector<int> proxies;
-  broad_phase_->ray_query(ray.origin, ray.translation, ray.max_fraction, proxies);
-  std::optional<WorldRayHit> first;
-  for (int proxy : proxies) {
-    const std::uint32_t index = proxy_to_slot_[static_cast<std::size_t>(proxy)];
-    const Slot& slot = slots_[index];
-    if (!filters_allow(filter, slot.definition.filter)) continue;
-    const std::optional<RayHit> hit = raycast(slot.definition.shape, slot.definition.transform, ray);
-    if (!hit) continue;
-    const BodyHandle body{index, slot.generation};
-    if (!first || hit->fraction < first->hit.fraction || (hit->fraction == first->hit.fraction && body < first->body)) {
-      first = WorldRayHit{body, *hit};
-    }
-  }
-  return first;
+  std::vector<WorldRayHit> hits = ray_cast_all(ray, filter);
+  if (hits.empty()) return std::nullopt;
+  return hits.front();
 }
 
 const BroadPhase& World::broad_phase() const { return *broad_phase_; }
