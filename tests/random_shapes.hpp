@@ -44,6 +44,14 @@ inline constexpr Real max_offset = Real(1e3);
 inline constexpr Real min_size = Real(1e-2);
 inline constexpr Real max_size = Real(1e2);
 
+/// The tolerance band constant: answers are compared outside (or, for values, within)
+/// K * real_epsilon * (size_a + size_b + |position_a| + |position_b|); see test_differential.cpp.
+inline constexpr double K = 64;
+/// collide() keeps A's face as the reference unless B's separates more by 16 pair tolerances
+/// (16 * relative_tolerance * scale, a hysteresis against flicker, see manifold.cpp), so its
+/// points may sit that much deeper than the true depth: their check allows K + 16 * 64.
+inline constexpr double manifold_K = K + 16 * 64;
+
 /// The kinds of shape the generator makes.
 enum class Kind { polygon, box, large_polygon, rounded_polygon, circle, capsule, segment };
 

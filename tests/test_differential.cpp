@@ -41,12 +41,8 @@ using random_shapes::Body;
 using random_shapes::Check;
 using random_shapes::Pair;
 
-/// The band constant, see the header comment.
-constexpr double K = 64;
-/// collide() keeps A's face as the reference unless B's separates more by 16 pair tolerances
-/// (16 * relative_tolerance * scale, a hysteresis against flicker, see manifold.cpp), so its
-/// points may sit that much deeper than the true depth: their check allows K + 16 * 64 eps * scale.
-constexpr double manifold_K = K + 16 * 64;
+using random_shapes::K;
+using random_shapes::manifold_K;
 
 using LD = long double;
 struct P {

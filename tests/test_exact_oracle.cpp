@@ -27,7 +27,7 @@ namespace {
 using namespace collide2d;
 using random_shapes::Pair;
 
-constexpr double K = 64;
+using random_shapes::K;
 
 struct ExactPoint {
   mpq_class x, y;

@@ -191,6 +191,11 @@ Aabb scene_bounds(const Scene& scene) {
   }
   return bounds.value_or(Aabb{{-1, -1}, {1, 1}});
 }
+
+/// Writes body `index`'s number at the centre of its bounding box at `transform`.
+void label_body(SvgCanvas& canvas, const Body& body, const Transform& transform, std::size_t index) {
+  canvas.text(compute_aabb(body.shape, transform).center(), std::to_string(index), 12, "#222", -4, 4);
+}
 }  // namespace
 
 std::string pairs_picture(const Scene& scene, const std::vector<PairReport>& pairs) {
@@ -209,7 +214,7 @@ std::string pairs_picture(const Scene& scene, const std::vector<PairReport>& pai
     const bool overlapping = worst[i] == PairStatus::overlap, touching = worst[i] == PairStatus::touching;
     canvas.shape(body.shape, body.transform, overlapping ? "#f4a6a6" : touching ? "#f9d79b" : "#cfe3f5",
                  overlapping ? "#c0392b" : touching ? "#d68910" : "#2c6fad", 1.5, 0.75);
-    canvas.text(compute_aabb(body.shape, body.transform).center(), std::to_string(i), 12, "#222", -4, 4);
+    label_body(canvas, body, body.transform, i);
   }
   for (const PairReport& pair : pairs) {
     for (const ManifoldPoint& contact : pair.contacts) {
@@ -228,19 +233,20 @@ std::string pairs_picture(const Scene& scene, const std::vector<PairReport>& pai
 
 std::string ray_picture(const Scene& scene, const Ray& ray, const std::vector<RayReport>& hits) {
   const Vec2 end = ray.origin + ray.max_fraction * ray.translation;
-  SvgCanvas canvas(scene_bounds(scene).merged({min(ray.origin, end), max(ray.origin, end)}));
+  const Aabb bodies = scene_bounds(scene);
+  SvgCanvas canvas(bodies.merged({min(ray.origin, end), max(ray.origin, end)}));
   canvas.axes_and_scale();
   for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
     const Body& body = scene.bodies[i];
     const bool hit = std::any_of(hits.begin(), hits.end(), [&](const RayReport& report) { return report.body == int(i); });
     canvas.shape(body.shape, body.transform, hit ? "#f9d79b" : "#cfe3f5", hit ? "#d68910" : "#2c6fad", 1.5, 0.75);
-    canvas.text(compute_aabb(body.shape, body.transform).center(), std::to_string(i), 12, "#222", -4, 4);
+    label_body(canvas, body, body.transform, i);
   }
   const Vec2 first = hits.empty() ? end : hits.front().hit.point;
   canvas.line(ray.origin, end, "#c0392b", 1.5, "6 4");
   canvas.arrow(ray.origin, first, "#c0392b", 2);
   canvas.dot(ray.origin, 4, "#c0392b");
-  const Real normal_length = Real(0.08) * length(scene_bounds(scene).upper - scene_bounds(scene).lower);
+  const Real normal_length = Real(0.08) * length(bodies.upper - bodies.lower);
   for (const RayReport& report : hits) {
     canvas.arrow(report.hit.point, report.hit.point + normal_length * report.hit.normal, "#6c3483", 2);
     canvas.dot(report.hit.point, 4, "#111");
@@ -274,9 +280,9 @@ std::string impacts_picture(const Scene& scene, const std::vector<ImpactReport>&
     canvas.line(sweeps[i].center_start, sweeps[i].at(fraction).position, "#7f8c8d", 1, "4 3");
     if (earliest[i]) {
       canvas.shape(body.shape, sweeps[i].at(fraction), "#f4a6a6", "#c0392b", 1.5, 0.7);
-      canvas.text(compute_aabb(body.shape, sweeps[i].at(fraction)).center(), std::to_string(i), 12, "#222", -4, 4);
+      label_body(canvas, body, sweeps[i].at(fraction), i);
     } else {
-      canvas.text(compute_aabb(body.shape, body.transform).center(), std::to_string(i), 12, "#222", -4, 4);
+      label_body(canvas, body, body.transform, i);
     }
   }
   const Real normal_length = Real(0.06) * length(bounds.upper - bounds.lower);
