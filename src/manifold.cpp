@@ -76,11 +76,25 @@ Manifold clip_against_reference(const PolygonView& a, const PolygonView& b, cons
     }
   }
 
-  // Clip in the reference shape's frame.
   const PolygonView& reference = b_is_reference ? b : a;
   const PolygonView& incident = b_is_reference ? a : b;
   const Transform incident_to_reference = b_is_reference ? inverse_compose(b_to_a, Transform{}) : b_to_a;
-  const int reference_edge = reference_axis.edge;
+  Manifold manifold = detail::clip_incident_edge(reference, reference_axis.edge, incident, incident_to_reference, tolerance, options,
+                                                 b_is_reference);
+  if (b_is_reference) {  // the points are in B's frame and the normal runs from B to A
+    manifold.normal = reference_normal_in_a;
+    for (int i = 0; i < manifold.point_count; ++i) manifold.points[i].point = transform_point(b_to_a, manifold.points[i].point);
+  }
+  return manifold;
+}
+
+}  // namespace
+
+namespace detail {
+
+Manifold clip_incident_edge(const PolygonView& reference, int reference_edge, const PolygonView& incident,
+                            const Transform& incident_to_reference, Real tolerance, const CollideOptions& options, bool flipped_roles) {
+  const Real radii = reference.radius + incident.radius;
   const Vec2 normal = reference.normals[reference_edge];
   const Vec2 v1 = reference.vertices[reference_edge];
   const Vec2 v2 = reference.vertices[(reference_edge + 1) % reference.count()];
@@ -110,7 +124,7 @@ Manifold clip_against_reference(const PolygonView& a, const PolygonView& b, cons
   }
 
   Manifold manifold;
-  manifold.normal = reference_normal_in_a;
+  manifold.normal = normal;
   for (int end = 0; end < 2; ++end) {
     const Real core_separation = dot(normal, ends[end] - v1);
     const Real separation = core_separation - radii;
@@ -118,12 +132,16 @@ Manifold clip_against_reference(const PolygonView& a, const PolygonView& b, cons
     // Midway between the incident surface (pulled back by its radius) and the reference surface.
     const Vec2 midpoint = ends[end] - Real(0.5) * (incident.radius + core_separation - reference.radius) * normal;
     ManifoldPoint& point = manifold.points[manifold.point_count++];
-    point.point = b_is_reference ? transform_point(b_to_a, midpoint) : midpoint;
+    point.point = midpoint;
     point.separation = separation;
-    point.id = feature_id(ContactKind::clipped, reference_edge, incident_edge, end, b_is_reference);
+    point.id = feature_id(ContactKind::clipped, reference_edge, incident_edge, end, flipped_roles);
   }
   return manifold;
 }
+
+}  // namespace detail
+
+namespace {
 
 Manifold collide_views(const PolygonView& a, const PolygonView& b, const Transform& b_to_a, const CollideOptions& options) {
   const Real tolerance = pair_tolerance(a.reach(), b.reach(), b_to_a);
@@ -240,7 +258,8 @@ Manifold collide(const Polygon& a, const Transform& transform_a, const Polygon& 
   return collide_polygon_views(detail::view_of(a), transform_a, detail::view_of(b), transform_b, options);
 }
 
-Manifold collide(const Shape& a, const Transform& transform_a, const Shape& b, const Transform& transform_b, const CollideOptions& options) {
+Manifold collide(const ConvexShape& a, const Transform& transform_a, const ConvexShape& b, const Transform& transform_b,
+                 const CollideOptions& options) {
   return std::visit([&](const auto& shape_a, const auto& shape_b) { return collide(shape_a, transform_a, shape_b, transform_b, options); },
                     a, b);
 }

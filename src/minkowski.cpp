@@ -18,7 +18,7 @@
 namespace collide2d {
 namespace {
 
-std::vector<Vec2> core_vertices(const Shape& shape) {
+std::vector<Vec2> core_vertices(const ConvexShape& shape) {
   struct Visitor {
     std::vector<Vec2> operator()(const Circle& circle) const { return {circle.center}; }
     std::vector<Vec2> operator()(const Capsule& capsule) const { return {capsule.a, capsule.b}; }
@@ -52,7 +52,7 @@ std::vector<HullEdge> hull_edges(const std::vector<Vec2>& hull) {
 
 }  // namespace
 
-MinkowskiDifference minkowski_difference(const Shape& a, const Shape& b, const Transform& b_to_a) {
+MinkowskiDifference minkowski_difference(const ConvexShape& a, const ConvexShape& b, const Transform& b_to_a) {
   MinkowskiDifference result;
   const std::vector<Vec2> points_a = core_vertices(a), points_b = core_vertices(b);
   Real scale = 0;

@@ -231,6 +231,9 @@ Aabb compute_aabb(const Circle& shape, const Transform& transform) { return aabb
 Aabb compute_aabb(const Capsule& shape, const Transform& transform) { return aabb_from_support(shape, transform); }
 Aabb compute_aabb(const Segment& shape, const Transform& transform) { return aabb_from_support(shape, transform); }
 Aabb compute_aabb(const Polygon& shape, const Transform& transform) { return aabb_from_support(shape, transform); }
+Aabb compute_aabb(const ConvexShape& shape, const Transform& transform) {
+  return std::visit([&](const auto& concrete) { return compute_aabb(concrete, transform); }, shape);
+}
 Aabb compute_aabb(const Shape& shape, const Transform& transform) {
   return std::visit([&](const auto& concrete) { return compute_aabb(concrete, transform); }, shape);
 }
@@ -245,6 +248,9 @@ Real size_scale(const Segment& shape) {
   return farthest_point(ends, 0);
 }
 Real size_scale(const Polygon& shape) { return shape.reach_ + shape.radius_; }
+Real size_scale(const ConvexShape& shape) {
+  return std::visit([](const auto& concrete) { return size_scale(concrete); }, shape);
+}
 Real size_scale(const Shape& shape) {
   return std::visit([](const auto& concrete) { return size_scale(concrete); }, shape);
 }

@@ -8,6 +8,7 @@
 #include <span>
 
 #include "collide2d/algorithms.hpp"
+#include "collide2d/manifold.hpp"
 #include "collide2d/shapes.hpp"
 
 namespace collide2d::detail {
@@ -65,5 +66,13 @@ struct SatAxes {
   SatAxis of_b;  // B's edge normal with the largest separation, normal in A's frame (pointing from B to A)
 };
 SatAxes find_separating_axes(const PolygonView& a, const PolygonView& b, const Transform& b_to_a, std::vector<SatAxis>* trace);
+
+// Clipping against a chosen reference face (edge `reference_edge` of `reference`): the incident
+// edge of `incident` most opposed to the face normal is clipped to the face's side planes; ends
+// within the speculative distance become points midway between the surfaces. All in the
+// reference frame, normal from reference to incident; empty when the incident edge lies beside
+// the face. `flipped_roles` is recorded in the feature ids (true when the reference is shape B).
+Manifold clip_incident_edge(const PolygonView& reference, int reference_edge, const PolygonView& incident,
+                            const Transform& incident_to_reference, Real tolerance, const CollideOptions& options, bool flipped_roles);
 
 }  // namespace collide2d::detail

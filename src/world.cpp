@@ -1,12 +1,14 @@
 // world.cpp — bodies behind generation-checked handles, over a broad phase.
 //
 // Outline of update(): the broad phase reports every pair of proxies whose bounding boxes
-// overlap; pairs the filters forbid are dropped; each remaining pair gets collide(), and a pair
-// with at least one manifold point is touching. The pairs are sorted by slot, then compared
+// overlap; pairs the filters forbid are dropped; each remaining pair gets contact_manifolds()
+// (one manifold per touching child pair when a body is a compound), and a pair with at least one
+// manifold is touching. The pairs are sorted by slot, then compared
 // with the previous update's sorted list (a merge) to produce the began and ended events.
 #include "collide2d/world.hpp"
 
 #include <algorithm>
+#include <tuple>
 
 #include "collide2d/overlap.hpp"
 #include "collide2d/point_query.hpp"
@@ -122,16 +124,21 @@ void World::update() {
     const Slot& a = slots_[first];
     const Slot& b = slots_[second];
     if (!filters_allow(a.definition.filter, b.definition.filter)) continue;
-    Manifold manifold = collide(a.definition.shape, a.definition.transform, b.definition.shape, b.definition.transform);
-    if (manifold.point_count == 0) continue;
-    contacts_.push_back({{first, a.generation}, {second, b.generation}, manifold});
+    child_manifolds_.clear();
+    contact_manifolds(a.definition.shape, a.definition.transform, b.definition.shape, b.definition.transform, child_manifolds_);
+    for (const ChildManifold& child : child_manifolds_) {
+      contacts_.push_back({{first, a.generation}, {second, b.generation}, child.manifold, child.child_a, child.child_b});
+    }
   }
-  std::sort(contacts_.begin(), contacts_.end(),
-            [](const ContactPair& left, const ContactPair& right) { return std::pair(left.a, left.b) < std::pair(right.a, right.b); });
+  std::sort(contacts_.begin(), contacts_.end(), [](const ContactPair& left, const ContactPair& right) {
+    return std::tie(left.a, left.b, left.child_a, left.child_b) < std::tie(right.a, right.b, right.child_a, right.child_b);
+  });
 
   std::vector<std::pair<BodyHandle, BodyHandle>> touching;
   touching.reserve(contacts_.size());
-  for (const ContactPair& contact : contacts_) touching.emplace_back(contact.a, contact.b);
+  for (const ContactPair& contact : contacts_) {
+    if (touching.empty() || touching.back() != std::pair(contact.a, contact.b)) touching.emplace_back(contact.a, contact.b);
+  }
   began_.clear();
   ended_.clear();
   std::set_difference(touching.begin(), touching.end(), touching_.begin(), touching_.end(), std::back_inserter(began_));

@@ -214,6 +214,33 @@ class Generator {
   std::mt19937_64 engine_;
 };
 
+/// Visits a Shape the caller knows is convex (these generators make no compounds); a compound
+/// throws std::logic_error. The visitor's result type is its result for a Circle.
+template <class Visitor>
+auto visit_convex(Visitor&& visitor, const Shape& shape) {
+  using Answer = std::invoke_result_t<Visitor&, const collide2d::Circle&>;
+  return std::visit(
+      [&](const auto& concrete) -> Answer {
+        if constexpr (std::is_same_v<std::decay_t<decltype(concrete)>, collide2d::Compound>) {
+          throw std::logic_error("visit_convex: the shape is a compound");
+        } else {
+          return visitor(concrete);
+        }
+      },
+      shape);
+}
+
+/// The convex shape a Shape holds (the caller knows it is convex), copied into a ConvexShape.
+inline collide2d::ConvexShape as_convex(const Shape& shape) {
+  return visit_convex([](const auto& concrete) -> collide2d::ConvexShape { return concrete; }, shape);
+}
+
+/// collide() on two Shapes the caller knows are convex.
+inline collide2d::Manifold collide_convex(const Shape& a, const collide2d::Transform& ta, const Shape& b, const collide2d::Transform& tb,
+                                          const collide2d::CollideOptions& options = {}) {
+  return visit_convex([&](const auto& x) { return visit_convex([&](const auto& y) { return collide(x, ta, y, tb, options); }, b); }, a);
+}
+
 /// The polygon held by a Shape (the caller knows it is one).
 inline const collide2d::Polygon& as_polygon(const Shape& shape) { return std::get<collide2d::Polygon>(shape); }
 
@@ -229,7 +256,7 @@ inline std::string describe(const Body& body) {
     std::snprintf(buffer, sizeof buffer, "(%.17g, %.17g)", static_cast<double>(p.x), static_cast<double>(p.y));
     text += buffer;
   };
-  std::visit(
+  visit_convex(
       [&](const auto& shape) {
         using S = std::decay_t<decltype(shape)>;
         if constexpr (std::is_same_v<S, collide2d::Circle>) {

@@ -230,7 +230,7 @@ TEST(Epa, FromPointAndSegmentSimplices) {
   const Real tol = kTol;
   int from_point = 0, from_segment = 0, checked = 0;
   struct Pair {
-    Shape a, b;
+    ConvexShape a, b;
     Transform b_to_a;
     std::optional<Vec2> touch;  // the touching point, A's frame, when it is unique
   };

@@ -90,7 +90,7 @@ P world(const Transform& t, Vec2 local) {
 
 void core_of(const Shape& shape, const Transform& t, Core& core) {
   core.v.clear();
-  std::visit(
+  random_shapes::visit_convex(
       [&](const auto& s) {
         using S = std::decay_t<decltype(s)>;
         if constexpr (std::is_same_v<S, Circle>) {
@@ -224,11 +224,11 @@ double shape_sd(const Core& a, const Core& b, double limit = std::numeric_limits
 }
 
 std::optional<CastHit> toi(const Shape& a, const Sweep& sa, const Shape& b, const Sweep& sb, const CastOptions& options = {}) {
-  return std::visit([&](const auto& x, const auto& y) { return time_of_impact(x, sa, y, sb, options); }, a, b);
+  return time_of_impact(a, sa, b, sb, options);
 }
 std::optional<CastHit> cast(const Shape& a, const Transform& ta, const Shape& b, const Transform& tb, Vec2 translation,
                             const CastOptions& options = {}) {
-  return std::visit([&](const auto& x, const auto& y) { return shape_cast(x, ta, y, tb, translation, options); }, a, b);
+  return shape_cast(a, ta, b, tb, translation, options);
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -729,7 +729,7 @@ struct SweepPair {
     return std::max(8 * kRel * reaches, 4 * kRel * (size_a + size_b + norm(dp(tb.position) - dp(ta.position))));
   }
   static Real reach_about(const Shape& shape, Vec2 center) {
-    return std::visit([&](const auto& s) { return detail::reach_about(s, center); }, shape);
+    return random_shapes::visit_convex([&](const auto& s) { return detail::reach_about(s, center); }, shape);
   }
 };
 

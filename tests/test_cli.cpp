@@ -270,7 +270,7 @@ void check_pairs_document(const Json& document, int bodies, bool all, double sep
 
 TEST(CliPairs, EveryShippedSceneGivesAConsistentDocument) {
   const std::map<std::string, int> shipped = {
-      {"rotated_boxes.json", 6}, {"slope.json", 4}, {"mixed.json", 6}, {"steersuite_obstacles.xml", 4}};
+      {"rotated_boxes.json", 6}, {"slope.json", 4}, {"mixed.json", 6}, {"steersuite_obstacles.xml", 4}, {"concave.json", 2}};
   for (const auto& [name, bodies] : shipped) {
     SCOPED_TRACE(name);
     const Json listed = run_json({"pairs", scene(name), "--format", "json"});
@@ -292,7 +292,6 @@ TEST(CliPairs, EveryShippedSceneGivesAConsistentDocument) {
     }
     EXPECT_EQ(listed.at("pairs").size(), not_separate);
   }
-  // The concave scene is refused without --hull (see the bad-input tests).
 }
 
 TEST(CliPairs, RotatedBoxesFloorAndCrate) {
@@ -564,7 +563,7 @@ void check_distance_document(const Json& document, const Json& pairs_all, int bo
 
 TEST(CliDistance, ShippedScenes) {
   const std::map<std::string, int> shipped = {
-      {"rotated_boxes.json", 6}, {"slope.json", 4}, {"mixed.json", 6}, {"steersuite_obstacles.xml", 4}};
+      {"rotated_boxes.json", 6}, {"slope.json", 4}, {"mixed.json", 6}, {"steersuite_obstacles.xml", 4}, {"concave.json", 2}};
   for (const auto& [name, bodies] : shipped) {
     SCOPED_TRACE(name);
     check_distance_document(run_json({"distance", scene(name), "--format", "json"}),
@@ -949,20 +948,25 @@ const std::vector<BadInput>& bad_inputs() {
        "  {\"shape\": {\"type\": \"polygon\",\n"
        "             \"vertices\": [[0, 0], [3, 3], [3, 0], [0, 2]]}}\n"
        "]}\n",
-       3, 27, "edge 0 (vertex 0 to 1) meets edge 2 (vertex 2 to 3)"},
+       3, 27, "edge 0 (point 0 to point 1) crosses edge 2 (point 2 to point 3)"},
       {"self-intersecting polygon of zero signed area", "symmetric_bowtie.json",
        "{\"bodies\": [\n"
        "  {\"shape\": {\"type\": \"polygon\",\n"
        "             \"vertices\": [[0, 0], [2, 2], [2, 0], [0, 2]]}}\n"
        "]}\n",
-       3, 27, "edge 0 (vertex 0 to 1) meets edge 2 (vertex 2 to 3)"},
-      {"concave polygon", "concave.json",
+       3, 27, "edge 0 (point 0 to point 1) crosses edge 2 (point 2 to point 3)"},
+      {"outline enclosing a hole", "hole.json",
        "{\"bodies\": [\n"
        "  {\"shape\": {\"type\": \"polygon\",\n"
-       "             \"vertices\": [[0, 0], [4, 0], [4, 1], [1, 1], [1, 4], [0, 4]]}},\n"
-       "  {\"position\": [0.5, 0.5], \"shape\": {\"type\": \"circle\", \"radius\": 0.25}}\n"
+       "             \"vertices\": [[0, 0], [4, 0], [4, 4], [0, 4], [0, 0], [1, 2], [2, 2], [2, 1]]}}\n"
        "]}\n",
-       3, 51, "--hull"},
+       3, 83, "hole"},
+      {"rounded concave polygon", "rounded_concave.json",
+       "{\"bodies\": [\n"
+       "  {\"shape\": {\"type\": \"polygon\", \"radius\": 0.1,\n"
+       "             \"vertices\": [[0, 0], [4, 0], [4, 1], [1, 1], [1, 4], [0, 4]]}}\n"
+       "]}\n",
+       3, 51, "rounding a concave outline"},
       {"angle and angle_deg both", "two_angles.json",
        "{\"bodies\": [\n"
        "  {\"angle\": 0.5,\n"
@@ -1036,7 +1040,7 @@ const std::vector<BadInput>& bad_inputs() {
        "    <vertex><x>0</x><y>0</y><z>2</z></vertex>\n"
        "  </polygonObstacle>\n"
        "</SteerBenchTestCase>\n",
-       2, 4, "edge 0 (vertex 0 to 1) meets edge 2 (vertex 2 to 3)"},
+       2, 4, "edge 0 (point 0 to point 1) crosses edge 2 (point 2 to point 3)"},
   };
   return inputs;
 }
@@ -1073,21 +1077,61 @@ TEST(CliBadInput, EveryKindIsReportedWithItsPlace) {
   EXPECT_GE(kinds.size(), 20u);
 }
 
-TEST(CliBadInput, ConcaveOutlineIsAcceptedWithHull) {
-  const BadInput& concave = *std::find_if(bad_inputs().begin(), bad_inputs().end(), [](const BadInput& input) { return input.file == "concave.json"; });
-  const fs::path path = write_temp("concave_hull.json", concave.contents);
-  const RunResult refused = run_cli({"pairs", path.string()});
-  EXPECT_NE(refused.err.find("concave"), std::string::npos) << refused.err;
-  // With --hull the L becomes (0,0) (4,0) (4,1) (1,4) (0,4); the small circle at (0.5, 0.5) lies inside.
-  const Json document = run_json({"pairs", path.string(), "--hull", "--format", "json"});
-  check_pairs_document(document, 2, false);
-  const auto pairs = pairs_by_index(document);
-  ASSERT_TRUE(pairs.contains({0, 1}));
-  EXPECT_EQ(pairs.at({0, 1}).at("status"), "overlap");
-  // The circle's nearest way out is through the bottom or the left side: 0.5 + 0.25.
-  EXPECT_NEAR(pairs.at({0, 1}).at("depth").get<double>(), 0.75, tight);
-  const Json checked = run_json({"check", path.string(), "--hull", "--format", "json"});
-  EXPECT_EQ(checked.at("bodies_detail")[0].at("vertices").get<int>(), 5);
+TEST(CliConcave, OutlineIsCutIntoPiecesOrReplacedByItsHull) {
+  // The L covers [0, 4] x [0, 1] and [0, 1] x [0, 4]; the small circle at (0.5, 0.5) lies in its
+  // corner square, so the way out is through the bottom or the left side: 0.5 + 0.25.
+  const fs::path path = write_temp("concave_l.json",
+                                    "{\"bodies\": [\n"
+                                    "  {\"shape\": {\"type\": \"polygon\",\n"
+                                    "             \"vertices\": [[0, 0], [4, 0], [4, 1], [1, 1], [1, 4], [0, 4]]}},\n"
+                                    "  {\"position\": [0.5, 0.5], \"shape\": {\"type\": \"circle\", \"radius\": 0.25}},\n"
+                                    "  {\"position\": [2.5, 2.5], \"shape\": {\"type\": \"circle\", \"radius\": 0.5}}\n"
+                                    "]}\n");
+  for (const bool hull : {false, true}) {
+    SCOPED_TRACE(hull ? "--hull" : "pieces");
+    std::vector<std::string> arguments = {"pairs", path.string(), "--format", "json"};
+    if (hull) arguments.push_back("--hull");
+    const Json document = run_json(arguments);
+    check_pairs_document(document, 3, false);
+    const auto pairs = pairs_by_index(document);
+    ASSERT_TRUE(pairs.contains({0, 1}));
+    EXPECT_EQ(pairs.at({0, 1}).at("status"), "overlap");
+    EXPECT_NEAR(pairs.at({0, 1}).at("depth").get<double>(), 0.75, tight);
+    // The circle at (2.5, 2.5) sits in the notch of the L: its centre is on the hull's long edge
+    // x + y = 5, but it is 1 above the L's lower arm (top y = 1; circle bottom y = 2).
+    EXPECT_EQ(pairs.contains({0, 2}), hull);
+  }
+  const auto distances = pairs_by_index(run_json({"distance", path.string(), "--format", "json"}));
+  EXPECT_NEAR(distances.at({0, 2}).at("distance").get<double>(), 1.0, tight);
+
+  // check lists the pieces (body frame), which tile the L.
+  const Json checked = run_json({"check", path.string(), "--format", "json"});
+  const Json& detail = checked.at("bodies_detail")[0];
+  EXPECT_EQ(detail.at("kind"), "concave polygon");
+  ASSERT_EQ(detail.at("pieces").size(), 2u);  // one reflex vertex: two pieces
+  double area = 0;
+  for (const Json& piece : detail.at("pieces")) {
+    for (std::size_t i = 0; i < piece.size(); ++i) {
+      const auto p = point_of(piece[i]), q = point_of(piece[(i + 1) % piece.size()]);
+      area += 0.5 * (static_cast<double>(p.x) * q.y - static_cast<double>(q.x) * p.y);
+    }
+  }
+  EXPECT_NEAR(area, 7.0, tight);
+  const RunResult text = run_cli({"check", path.string()});
+  EXPECT_NE(text.out.find("2 convex pieces"), std::string::npos) << text.out;
+  EXPECT_EQ(run_json({"check", path.string(), "--hull", "--format", "json"}).at("bodies_detail")[0].at("vertices").get<int>(), 5);
+
+  // The picture draws the seam between the pieces faintly (dashed, translucent).
+  const fs::path svg = temp_path("concave.svg");
+  ASSERT_EQ(run_cli({"pairs", path.string(), "--svg", svg.string()}).exit_code, 0);
+  std::ifstream picture(svg);
+  const std::string contents((std::istreambuf_iterator<char>(picture)), std::istreambuf_iterator<char>());
+  EXPECT_NE(contents.find("stroke-dasharray=\"3 3\" stroke-opacity"), std::string::npos);
+
+  // The Minkowski difference needs convex bodies.
+  const RunResult minkowski = run_cli({"minkowski", path.string(), "0", "1", "--svg", temp_path("never.svg").string()});
+  EXPECT_EQ(minkowski.exit_code, 2);
+  EXPECT_NE(minkowski.err.find("minkowski needs convex bodies"), std::string::npos) << minkowski.err;
 }
 
 TEST(CliBadInput, FileLevelProblems) {

@@ -66,7 +66,7 @@ P to_world(const Transform& t, Vec2 p) {
 
 Core world_core(const Shape& shape, const Transform& t) {
   Core core;
-  std::visit(
+  random_shapes::visit_convex(
       [&](const auto& s) {
         using S = std::decay_t<decltype(s)>;
         if constexpr (std::is_same_v<S, Circle>) {
@@ -293,12 +293,12 @@ struct QueryChecks {
         near_overlap.record(overlap(a, ta, b, near) == near_overlapping ? 0 : std::abs(sd_near), near_scale, near_context);
         near_penetration.record(penetration(a, ta, b, near).has_value() == near_overlapping ? 0 : std::abs(sd_near), near_scale, near_context);
         near_distance.record(distance(a, ta, b, near).overlapping == near_overlapping ? 0 : std::abs(sd_near), near_scale, near_context);
-        near_collide.record((collide(a, ta, b, near).point_count > 0) == near_overlapping ? 0 : std::abs(sd_near), near_scale, near_context);
+        near_collide.record((random_shapes::collide_convex(a, ta, b, near).point_count > 0) == near_overlapping ? 0 : std::abs(sd_near), near_scale, near_context);
       }
     }
     // collide(): a manifold exactly when overlapping; no point deeper than the depth (up to the
     // reference-face hysteresis); the deepest point touches or overlaps.
-    const Manifold manifold = collide(a, ta, b, tb);
+    const Manifold manifold = random_shapes::collide_convex(a, ta, b, tb);
     manifold_class.record((manifold.point_count > 0) == overlapping ? 0 : std::abs(sd), scale, context);
     if (manifold.point_count > 0) {
       double deepest = std::numeric_limits<double>::max();
@@ -350,7 +350,7 @@ TEST(Differential, RandomPolygonPairs) {
     sat_value.record(sd <= 0 ? std::abs(separation - sd) : std::max(separation - sd, 0.0), scale, context);
     if (pen && sd < -band) epa_vs_sat.record(std::abs(static_cast<double>(pen->depth) + separation), scale, context);
 
-    const MinkowskiDifference difference = minkowski_difference(pair.a.shape, pair.b.shape, b_to_a);
+    const MinkowskiDifference difference = minkowski_difference(random_shapes::as_convex(pair.a.shape), random_shapes::as_convex(pair.b.shape), b_to_a);
     minkowski_class.record(difference.contains_origin == (sd <= 0) ? 0 : std::abs(sd), scale, context);
     minkowski_value.record(std::abs(static_cast<double>(difference.signed_distance) - sd), scale, context);
   }
@@ -383,7 +383,7 @@ TEST(Differential, RandomMixedPairs) {
 
     queries.run(index, pair, sd);
 
-    const MinkowskiDifference difference = minkowski_difference(pair.a.shape, pair.b.shape, inverse_compose(ta, tb));
+    const MinkowskiDifference difference = minkowski_difference(random_shapes::as_convex(pair.a.shape), random_shapes::as_convex(pair.b.shape), inverse_compose(ta, tb));
     minkowski_value.record(std::abs(static_cast<double>(difference.signed_distance) - sd), scale, context);
   }
 

@@ -47,7 +47,9 @@ Answers ask(const Shape& a, const Transform& ta, const Shape& b, const Transform
   Answers answers;
   answers.pen = penetration(a, ta, b, tb);
   answers.dist = distance(a, ta, b, tb);
-  answers.manifold = collide(a, ta, b, tb);
+  std::vector<ChildManifold> manifolds;
+  contact_manifolds(a, ta, b, tb, manifolds);
+  answers.manifold = manifolds.empty() ? Manifold{} : manifolds[0].manifold;
   answers.overlapping = overlap(a, ta, b, tb);
   answers.signed_distance = answers.pen ? -static_cast<double>(answers.pen->depth) : static_cast<double>(answers.dist.distance);
   answers.deepest_separation = std::numeric_limits<double>::max();
@@ -69,7 +71,7 @@ std::string describe_pair(int index, const Pair& pair, const Answers& first, con
 /// never more than their distance, and equal to it along the true normal.
 double gap_along(const Shape& a, const Transform& ta, const Shape& b, const Transform& tb, Vec2 n) {
   auto reach = [](const Shape& shape, const Transform& t, Vec2 direction) {
-    return std::visit(
+    return random_shapes::visit_convex(
         [&](const auto& s) {
           const Vec2 p = transformed_support(s, t, direction);
           return static_cast<double>(p.x) * static_cast<double>(direction.x) + static_cast<double>(p.y) * static_cast<double>(direction.y) +

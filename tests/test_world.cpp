@@ -48,7 +48,9 @@ std::vector<PairKey> brute_force_pairs(const World& world) {
       const BodyDefinition& a = *world.find(handles[i]);
       const BodyDefinition& b = *world.find(handles[j]);
       const bool allowed = (a.filter.category & b.filter.mask) != 0 && (b.filter.category & a.filter.mask) != 0;
-      if (allowed && collide(a.shape, a.transform, b.shape, b.transform).point_count > 0) pairs.emplace_back(handles[i], handles[j]);
+      std::vector<ChildManifold> manifolds;
+      if (allowed) contact_manifolds(a.shape, a.transform, b.shape, b.transform, manifolds);
+      if (!manifolds.empty()) pairs.emplace_back(handles[i], handles[j]);
     }
   }
   return pairs;

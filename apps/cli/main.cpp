@@ -48,8 +48,20 @@ std::string format_number(Real value) {
 std::string format_point(Vec2 p) { return "(" + format_number(p.x) + ", " + format_number(p.y) + ")"; }
 
 const char* kind_of(const Shape& shape) {
-  static constexpr const char* names[] = {"circle", "capsule", "segment", "polygon"};
+  static constexpr const char* names[] = {"circle", "capsule", "segment", "polygon", "concave polygon"};
   return names[shape.index()];
+}
+
+/// The vertices of each convex piece of a concave body, in the body's local frame.
+std::vector<std::vector<Vec2>> pieces_of(const Compound& compound) {
+  std::vector<std::vector<Vec2>> pieces;
+  for (const CompoundChild& child : compound.children()) {
+    std::vector<Vec2>& piece = pieces.emplace_back();
+    if (const auto* polygon = std::get_if<Polygon>(&child.shape)) {
+      for (Vec2 vertex : polygon->vertices()) piece.push_back(transform_point(child.transform, vertex));
+    }
+  }
+  return pieces;
 }
 
 Scene load(const std::string& path, bool hull) {
@@ -158,6 +170,14 @@ std::string check_output(const Scene& scene, const std::string& format) {
       Json entry{{"index", i}, {"name", body.name}, {"kind", kind_of(body.shape)}, {"position", point_json(body.transform.position)},
                  {"angle", json_number(body.transform.rotation.angle())}, {"bounds", {{"lower", point_json(box.lower)}, {"upper", point_json(box.upper)}}}};
       if (const auto* polygon = std::get_if<Polygon>(&body.shape)) entry["vertices"] = polygon->count();
+      if (const auto* compound = std::get_if<Compound>(&body.shape)) {
+        entry["pieces"] = Json::array();
+        for (const std::vector<Vec2>& piece : pieces_of(*compound)) {
+          Json corners = Json::array();
+          for (Vec2 vertex : piece) corners.push_back(point_json(vertex));
+          entry["pieces"].push_back(corners);
+        }
+      }
       document["bodies_detail"].push_back(entry);
     }
     out << document.dump(2) << "\n";
@@ -173,6 +193,15 @@ std::string check_output(const Scene& scene, const std::string& format) {
       out << " at " << format_point(body.transform.position) << ", angle " << format_number(body.transform.rotation.angle());
       if (!body.name.empty()) out << "  \"" << body.name << "\"";
       out << "\n";
+      if (const auto* compound = std::get_if<Compound>(&body.shape)) {
+        const std::vector<std::vector<Vec2>> pieces = pieces_of(*compound);
+        out << "      " << pieces.size() << " convex pieces (body frame):\n";
+        for (std::size_t piece = 0; piece < pieces.size(); ++piece) {
+          out << "        piece " << piece << ":";
+          for (Vec2 vertex : pieces[piece]) out << " " << format_point(vertex);
+          out << "\n";
+        }
+      }
     }
   }
   return out.str();
@@ -190,17 +219,33 @@ std::string minkowski_command(const std::string& scene_path, const Scene& scene,
   if (a == b) throw Failure{scene_path + ":0:0: bodies A and B must differ"};
   const Body& first = scene.bodies[static_cast<std::size_t>(a)];
   const Body& second = scene.bodies[static_cast<std::size_t>(b)];
+  // The Minkowski difference of convex shapes is convex; a concave body has no single one.
+  auto convex_shape = [&](const Body& body, int index) {
+    return std::visit(
+        [&](const auto& shape) -> ConvexShape {
+          if constexpr (std::is_same_v<std::decay_t<decltype(shape)>, Compound>) {
+            throw Failure{scene_path + ":0:0: body " + std::to_string(index) + " is a concave polygon (" +
+                          std::to_string(shape.children().size()) + " convex pieces); minkowski needs convex bodies"};
+          } else {
+            return shape;
+          }
+        },
+        body.shape);
+  };
+  const ConvexShape shape_a = convex_shape(first, a), shape_b = convex_shape(second, b);
   const Transform b_to_a = inverse_compose(first.transform, second.transform);
   MinkowskiPicture picture;
-  picture.difference = minkowski_difference(first.shape, second.shape, b_to_a);
+  picture.difference = minkowski_difference(shape_a, shape_b, b_to_a);
   const GjkResult cores = std::visit(
-      [&](const auto& shape_a, const auto& shape_b) { return gjk(shape_a, shape_b, b_to_a, {.trace = &picture.gjk_simplices}); },
-      first.shape, second.shape);
+      [&](const auto& convex_a, const auto& convex_b) { return gjk(convex_a, convex_b, b_to_a, {.trace = &picture.gjk_simplices}); },
+      shape_a, shape_b);
   std::optional<EpaResult> expansion;
   if (cores.overlapping) {
     expansion = std::visit(
-        [&](const auto& shape_a, const auto& shape_b) { return epa(shape_a, shape_b, b_to_a, cores.simplex, {.trace = &picture.epa_polytopes}); },
-        first.shape, second.shape);
+        [&](const auto& convex_a, const auto& convex_b) {
+          return epa(convex_a, convex_b, b_to_a, cores.simplex, {.trace = &picture.epa_polytopes});
+        },
+        shape_a, shape_b);
   }
   const MinkowskiDifference& difference = picture.difference;
   if (difference.contains_origin) picture.penetration_vector = difference.closest_point;

@@ -134,7 +134,7 @@ struct MinkowskiDifference {
 
 /// The Minkowski difference of two shapes' cores (vertex lists: a circle's centre, a segment's
 /// or capsule's two ends, a polygon's vertices), with B placed by b_to_a. O(n m log(n m)).
-MinkowskiDifference minkowski_difference(const Shape& a, const Shape& b, const Transform& b_to_a);
+MinkowskiDifference minkowski_difference(const ConvexShape& a, const ConvexShape& b, const Transform& b_to_a);
 
 /// The way out of an overlap along a line of motion, read off the Minkowski difference.
 struct MinkowskiExit {

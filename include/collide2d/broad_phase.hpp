@@ -70,8 +70,4 @@ struct BroadPhaseOptions {
 /// A new, empty broad phase of the given kind.
 std::unique_ptr<BroadPhase> make_broad_phase(BroadPhaseKind kind, const BroadPhaseOptions& options = {});
 
-/// True when the segment from `origin` to `origin + max_fraction * translation` meets the box
-/// (slab test; touching counts). Shared by every implementation's ray_query.
-bool segment_meets_box(Vec2 origin, Vec2 translation, Real max_fraction, const Aabb& box);
-
 }  // namespace collide2d

@@ -3,6 +3,7 @@
 
 #include "collide2d/algorithms.hpp"
 #include "collide2d/broad_phase.hpp"
+#include "collide2d/decompose.hpp"
 #include "collide2d/distance.hpp"
 #include "collide2d/hull.hpp"
 #include "collide2d/manifold.hpp"

@@ -46,7 +46,9 @@ template <ConvexSupport A, ConvexSupport B>
   return result;
 }
 
-/// distance() for any pair of shapes held in the Shape variant.
+/// distance() for any pair of shapes held in the Shape variant. With a compound, the smallest
+/// distance over its children (pairs whose boxes are farther apart than the best so far are
+/// skipped); the warm-start cache is used only when both shapes are convex.
 [[nodiscard]] DistanceResult distance(const Shape& a, const Transform& transform_a, const Shape& b, const Transform& transform_b,
                                       const DistanceOptions& options = {});
 

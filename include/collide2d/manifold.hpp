@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "collide2d/math.hpp"
 #include "collide2d/shapes.hpp"
@@ -64,7 +65,24 @@ Manifold collide(const A& a, const Transform& transform_a, const B& b, const Tra
   return manifold;
 }
 
-/// Any pair of shapes.
-Manifold collide(const Shape& a, const Transform& transform_a, const Shape& b, const Transform& transform_b, const CollideOptions& options = {});
+/// Any pair of convex shapes.
+Manifold collide(const ConvexShape& a, const Transform& transform_a, const ConvexShape& b, const Transform& transform_b,
+                 const CollideOptions& options = {});
+
+/// The manifold between one child of A and one child of B.
+struct ChildManifold {
+  int child_a = -1;   ///< index of A's child, or -1 when A is not a compound
+  int child_b = -1;   ///< index of B's child, or -1 when B is not a compound
+  Manifold manifold;  ///< world-space manifold between the two children, normal from A to B, at least one point
+};
+
+/// Every manifold between two shapes, either of which may be a compound: one per pair of
+/// touching children (a single one, with child indices -1, for two convex shapes), appended to
+/// `manifolds` in order of A's child, then B's. A compound's seams never push: a manifold whose
+/// normal would leave a child through a seam, or through a point where the compound's outline is
+/// flat or concave, is recomputed against the child's best face on the compound's outside, so
+/// shapes slide across the joins between pieces without catching (docs/algorithms.md).
+void contact_manifolds(const Shape& a, const Transform& transform_a, const Shape& b, const Transform& transform_b,
+                       std::vector<ChildManifold>& manifolds, const CollideOptions& options = {});
 
 }  // namespace collide2d

@@ -142,4 +142,8 @@ struct Aabb {
   friend constexpr bool operator==(const Aabb&, const Aabb&) = default;
 };
 
+/// True when the segment from `origin` to `origin + max_fraction * translation` meets the box
+/// (slab test; touching counts). The broad phases' and compounds' ray queries share it.
+bool segment_meets_box(Vec2 origin, Vec2 translation, Real max_fraction, const Aabb& box);
+
 }  // namespace collide2d

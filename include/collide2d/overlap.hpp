@@ -25,7 +25,8 @@ template <ConvexSupport A, ConvexSupport B>
   }
 }
 
-/// overlap() for any pair of shapes held in the Shape variant.
+/// overlap() for any pair of shapes held in the Shape variant; a compound overlaps when any of its
+/// children does (its child tree finds the candidates).
 [[nodiscard]] bool overlap(const Shape& a, const Transform& transform_a, const Shape& b, const Transform& transform_b);
 
 }  // namespace collide2d

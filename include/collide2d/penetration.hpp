@@ -47,7 +47,9 @@ template <ConvexSupport A, ConvexSupport B>
   return result;
 }
 
-/// penetration() for any pair of shapes held in the Shape variant.
+/// penetration() for any pair of shapes held in the Shape variant. With a compound on either side
+/// the answer is the deepest point of contact_manifolds(): seams never give the normal, so a shape
+/// pressed into a join between pieces is pushed out of the compound's outline, not along the join.
 [[nodiscard]] std::optional<Penetration> penetration(const Shape& a, const Transform& transform_a, const Shape& b,
                                                      const Transform& transform_b);
 

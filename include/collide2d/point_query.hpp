@@ -18,6 +18,9 @@ struct PointProjection {
 [[nodiscard]] PointProjection closest_point(const Capsule& shape, const Transform& transform, Vec2 point);
 [[nodiscard]] PointProjection closest_point(const Segment& shape, const Transform& transform, Vec2 point);
 [[nodiscard]] PointProjection closest_point(const Polygon& shape, const Transform& transform, Vec2 point);
+/// For a compound: outside, the nearest child surface; inside, the nearest point of the compound's
+/// outline (seams are not surface), with a negative distance.
+[[nodiscard]] PointProjection closest_point(const Compound& shape, const Transform& transform, Vec2 point);
 [[nodiscard]] PointProjection closest_point(const Shape& shape, const Transform& transform, Vec2 point);
 
 /// True when the world point is inside the shape or on its surface (within the size-scaled

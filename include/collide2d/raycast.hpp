@@ -41,6 +41,9 @@ struct RayHit {
 [[nodiscard]] std::optional<RayHit> raycast(const Capsule& shape, const Transform& transform, const Ray& ray);
 [[nodiscard]] std::optional<RayHit> raycast(const Segment& shape, const Transform& transform, const Ray& ray);
 [[nodiscard]] std::optional<RayHit> raycast(const Polygon& shape, const Transform& transform, const Ray& ray);
+/// A compound is hit where the ray first meets a child (the child tree skips the rest); a ray
+/// starting inside any child is `inside`.
+[[nodiscard]] std::optional<RayHit> raycast(const Compound& shape, const Transform& transform, const Ray& ray);
 [[nodiscard]] std::optional<RayHit> raycast(const Shape& shape, const Transform& transform, const Ray& ray);
 
 }  // namespace collide2d

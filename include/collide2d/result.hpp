@@ -15,6 +15,9 @@ enum class ShapeErrorKind {
   too_few_points,   ///< fewer than 3 distinct points remain after welding duplicates
   zero_area,        ///< the points are collinear or enclose no area
   not_convex,       ///< the outline turns the wrong way at `index` or winds more than once
+  self_intersecting,///< two edges of an outline cross or run along each other; `index` is the first edge's start
+  has_hole,         ///< part of an outline encloses another part (holes are not supported); `index` is a vertex of the inner part
+  empty,            ///< a compound with no children
 };
 
 /// A refusal: what is wrong and where.

@@ -154,4 +154,15 @@ template <ConvexSupport A, ConvexSupport B>
   return detail::advance(a, b, pose, closing, reach_a, reach_b, options);
 }
 
+/// shape_cast() for any pair of shapes held in the Shape variant. With a compound, the earliest
+/// hit over its children; children whose swept boxes miss the other shape are skipped.
+[[nodiscard]] std::optional<CastHit> shape_cast(const Shape& a, const Transform& transform_a, const Shape& b, const Transform& transform_b,
+                                                Vec2 translation_b, const CastOptions& options = {});
+
+/// time_of_impact() for any pair of shapes held in the Shape variant. With a compound, the
+/// earliest impact over its children (each child follows its body's sweep); children whose swept
+/// boxes miss are skipped.
+[[nodiscard]] std::optional<CastHit> time_of_impact(const Shape& a, const Sweep& sweep_a, const Shape& b, const Sweep& sweep_b,
+                                                    const CastOptions& options = {});
+
 }  // namespace collide2d

@@ -108,13 +108,67 @@ Result<Polygon> make_polygon(std::span<const Vec2> points, Real radius = 0);
 Result<Polygon> make_box(Real half_width, Real half_height, const Transform& offset = {}, Real radius = 0);
 
 /// Any of the convex shapes.
-using Shape = std::variant<Circle, Capsule, Segment, Polygon>;
+using ConvexShape = std::variant<Circle, Capsule, Segment, Polygon>;
+
+/// One convex child of a compound: a shape placed in the compound's local frame.
+struct CompoundChild {
+  ConvexShape shape;    ///< the child's shape, in its own frame
+  Transform transform;  ///< the child's frame expressed in the compound's local frame
+};
+
+/// A node of a compound's bounding-volume tree over its children (compound frame).
+struct CompoundTreeNode {
+  Aabb box;        ///< bounds of every child below this node, compound frame
+  int first = -1;  ///< leaf: the child index; inner node: index of the first of its two subtree nodes
+  int second = -1; ///< inner node: index of the second subtree node; -1 for a leaf
+};
+
+/// A shape made of convex children, such as a concave outline cut into convex pieces
+/// (shape_from_outline in decompose.hpp) or pieces of terrain laid side by side. Queries treat it
+/// as the union of its children. An edge of a polygon child that another child covers is a seam
+/// ("internal edge"): contacts never push along a seam's normal, so shapes slide across the joins
+/// without catching. Build one with make_compound; the children are checked there.
+class Compound {
+ public:
+  /// The children, in the order given to make_compound.
+  std::span<const CompoundChild> children() const { return children_; }
+  /// Each child's bounding box in the compound's local frame, rounding radius included.
+  std::span<const Aabb> child_boxes() const { return child_boxes_; }
+  /// The bounding-volume tree over the children (node 0 is the root; a leaf holds one child).
+  std::span<const CompoundTreeNode> tree() const { return tree_; }
+  /// True when edge `edge` (vertex edge to edge + 1) of polygon child `child` is a seam: the
+  /// region just outside it belongs to another child. False for children that are not polygons.
+  bool is_internal_edge(int child, int edge) const;
+  /// Indices of the children whose boxes overlap or touch `region` (compound frame), ascending.
+  std::vector<int> children_overlapping(const Aabb& region) const;
+  /// Largest distance of any child's point from the compound's local origin (length units).
+  Real reach() const { return reach_; }
+
+ private:
+  friend Result<Compound> make_compound(std::vector<CompoundChild> children);
+  std::vector<CompoundChild> children_;
+  std::vector<Aabb> child_boxes_;
+  std::vector<CompoundTreeNode> tree_;
+  std::vector<int> first_edge_flag_;      // per child: index of its edge 0 in internal_edges_ (-1 when not a polygon)
+  std::vector<bool> internal_edges_;      // seam flags of every polygon child's edges
+  Real reach_ = 0;
+};
+
+/// Builds a compound from convex children placed in its local frame. Finds the seams (edges of
+/// polygon children whose outside belongs to another child) and builds the tree over the children.
+/// Refuses an empty list and non-finite child transforms.
+Result<Compound> make_compound(std::vector<CompoundChild> children);
+
+/// Any shape: one of the convex shapes, or a compound of them.
+using Shape = std::variant<Circle, Capsule, Segment, Polygon, Compound>;
 
 /// The world-space bounding box of a shape placed by `transform`, including its rounding radius.
 Aabb compute_aabb(const Circle& shape, const Transform& transform);
 Aabb compute_aabb(const Capsule& shape, const Transform& transform);
 Aabb compute_aabb(const Segment& shape, const Transform& transform);
 Aabb compute_aabb(const Polygon& shape, const Transform& transform);
+Aabb compute_aabb(const Compound& shape, const Transform& transform);
+Aabb compute_aabb(const ConvexShape& shape, const Transform& transform);
 Aabb compute_aabb(const Shape& shape, const Transform& transform);
 
 /// How far the shape reaches from its local origin: the largest distance of a core point from
@@ -123,6 +177,8 @@ Real size_scale(const Circle& shape);
 Real size_scale(const Capsule& shape);
 Real size_scale(const Segment& shape);
 Real size_scale(const Polygon& shape);
+Real size_scale(const Compound& shape);
+Real size_scale(const ConvexShape& shape);
 Real size_scale(const Shape& shape);
 
 }  // namespace collide2d

@@ -33,7 +33,7 @@ struct CollisionFilter {
 
 /// Everything a body is made of.
 struct BodyDefinition {
-  Shape shape;                   ///< the convex shape, in the body's local frame
+  Shape shape;                   ///< the shape (convex or compound), in the body's local frame
   Transform transform;           ///< world placement
   Vec2 velocity;                 ///< linear velocity, world units per time unit (stored for the caller and the casts)
   Real angular_velocity = 0;     ///< radians per time unit
@@ -41,11 +41,14 @@ struct BodyDefinition {
   CollisionFilter filter;        ///< category and mask bits
 };
 
-/// A pair of bodies that overlap or touch, with their contact manifold (normal from a to b).
+/// A pair of bodies that overlap or touch, with one contact manifold (normal from a to b). A body
+/// that is a compound has one ContactPair per touching child pair.
 struct ContactPair {
   BodyHandle a;       ///< the body with the smaller index
   BodyHandle b;       ///< the body with the larger index
   Manifold manifold;  ///< world-space manifold, at least one point
+  int child_a = -1;   ///< the child of a's compound that touches, or -1 when a is convex
+  int child_b = -1;   ///< the child of b's compound that touches, or -1 when b is convex
 };
 
 /// A body a world ray cast hits.
@@ -88,7 +91,7 @@ class World {
   std::vector<BodyHandle> bodies() const;
 
   /// Finds every pair of bodies that overlap or touch (allowed by their filters) with its
-  /// manifold, in order of (a.index, b.index), and which pairs began and ended touching since the
+  /// manifolds, in order of (a.index, b.index, child_a, child_b), and which pairs began and ended touching since the
   /// previous update (a removed body's pairs end at the next update, with its now-stale handle).
   void update();
   /// The pairs found by the last update.
@@ -126,6 +129,7 @@ class World {
   std::vector<std::pair<BodyHandle, BodyHandle>> ended_;
   std::vector<std::pair<BodyHandle, BodyHandle>> touching_;  // sorted: the pairs of the last update
   std::vector<std::pair<int, int>> proxy_pairs_;              // scratch for find_pairs
+  std::vector<ChildManifold> child_manifolds_;                // scratch for contact_manifolds
   int count_ = 0;
 };
 

@@ -8,6 +8,7 @@
 #include "collide2d/io/pairs.hpp"
 
 #include <algorithm>
+#include <span>
 
 #include "collide2d/distance.hpp"
 #include "collide2d/penetration.hpp"
@@ -32,9 +33,9 @@ std::vector<std::pair<int, int>> overlapping_boxes(const std::vector<Aabb>& boxe
   return pairs;
 }
 
-/// The pair's status, depth and normal by penetration(); its contacts are `manifold` when the
-/// caller already has it, else collide()'s.
-PairReport classify(const Scene& scene, int a, int b, const Manifold* manifold = nullptr) {
+/// The pair's status, depth and normal by penetration(); its contacts are the points of
+/// `manifolds` when the caller already has them, else contact_manifolds()'.
+PairReport classify(const Scene& scene, int a, int b, std::span<const Manifold> manifolds = {}) {
   const Body& first = scene.bodies[static_cast<std::size_t>(a)];
   const Body& second = scene.bodies[static_cast<std::size_t>(b)];
   PairReport report{a, b, PairStatus::separate, 0, {}, {}};
@@ -43,8 +44,14 @@ PairReport classify(const Scene& scene, int a, int b, const Manifold* manifold =
   report.status = contact->depth > touching_tolerance(first, second) ? PairStatus::overlap : PairStatus::touching;
   report.depth = report.status == PairStatus::overlap ? contact->depth : 0;
   report.normal = contact->normal;
-  const Manifold contacts = manifold != nullptr ? *manifold : collide(first.shape, first.transform, second.shape, second.transform);
-  report.contacts.assign(contacts.points.begin(), contacts.points.begin() + contacts.point_count);
+  std::vector<Manifold> computed;
+  if (manifolds.empty()) {
+    std::vector<ChildManifold> children;
+    contact_manifolds(first.shape, first.transform, second.shape, second.transform, children);
+    for (const ChildManifold& child : children) computed.push_back(child.manifold);
+    manifolds = computed;
+  }
+  for (const Manifold& manifold : manifolds) report.contacts.insert(report.contacts.end(), manifold.points.begin(), manifold.points.begin() + manifold.point_count);
   return report;
 }
 
@@ -62,9 +69,14 @@ std::vector<PairReport> find_pairs(const Scene& scene, bool all) {
   World world;
   for (const Body& body : scene.bodies) world.add({body.shape, body.transform, body.velocity, body.angular_velocity, 0, {}});
   world.update();  // slots are the body indices: nothing was removed
-  for (const ContactPair& contact : world.contacts()) {
-    PairReport report = classify(scene, static_cast<int>(contact.a.index), static_cast<int>(contact.b.index), &contact.manifold);
+  const std::vector<ContactPair>& contacts = world.contacts();
+  std::vector<Manifold> manifolds;
+  for (std::size_t i = 0; i < contacts.size(); ++i) {  // a compound's pair comes as several contacts in a row
+    manifolds.push_back(contacts[i].manifold);
+    if (i + 1 < contacts.size() && contacts[i + 1].a == contacts[i].a && contacts[i + 1].b == contacts[i].b) continue;
+    PairReport report = classify(scene, static_cast<int>(contacts[i].a.index), static_cast<int>(contacts[i].b.index), manifolds);
     if (report.status != PairStatus::separate) reports.push_back(std::move(report));
+    manifolds.clear();
   }
   return reports;
 }
@@ -107,10 +119,9 @@ std::vector<ImpactReport> find_impacts(const Scene& scene, Real duration) {
   }
   std::vector<ImpactReport> impacts;
   for (const auto& [first, second] : overlapping_boxes(boxes)) {
-    const int a = first, b = second;  // plain variables: lambdas cannot capture structured bindings in C++20
-    const std::optional<CastHit> hit = std::visit(
-        [&](const auto& shape_a, const auto& shape_b) { return time_of_impact(shape_a, sweeps[a], shape_b, sweeps[b]); },
-        scene.bodies[static_cast<std::size_t>(a)].shape, scene.bodies[static_cast<std::size_t>(b)].shape);
+    const int a = first, b = second;
+    const std::optional<CastHit> hit =
+        time_of_impact(scene.bodies[static_cast<std::size_t>(a)].shape, sweeps[a], scene.bodies[static_cast<std::size_t>(b)].shape, sweeps[b]);
     if (hit) impacts.push_back({a, b, hit->time * duration, *hit});
   }
   return impacts;

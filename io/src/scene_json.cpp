@@ -244,7 +244,7 @@ class SceneReader {
       for (std::size_t i = 0; i < vertices.size(); ++i) {
         outline.push_back(point(vertices[i], pointer + "/vertices/" + std::to_string(i), "polygon vertex " + std::to_string(i)));
       }
-      Result<Polygon> polygon = polygon_from_outline(outline, radius(value, pointer, what, false), options_);
+      Result<Shape> polygon = shape_from_file_outline(outline, radius(value, pointer, what, false), options_);
       if (!polygon) {
         const int vertex = polygon.error().index;
         throw Problem{vertex >= 0 ? pointer + "/vertices/" + std::to_string(vertex) : pointer + "/vertices",

@@ -3,7 +3,7 @@
 // Outline: pugixml parses the document (keeping byte offsets for messages); every
 // <polygonObstacle> anywhere under the root becomes a polygon body in document order, its
 // <vertex> children read as <x>, <y>, <z> with the plane (x, z) mapped to (x, y) and y ignored.
-// Outlines go through polygon_from_outline, like JSON polygons. Everything else is ignored.
+// Outlines go through shape_from_file_outline, like JSON polygons. Everything else is ignored.
 #include <cmath>
 #include <cstdlib>
 #include <pugixml.hpp>
@@ -73,7 +73,7 @@ Result<Scene, LoadError> parse_steersuite_scene(std::string_view text, std::stri
         outline.push_back({coordinate(vertex, "x", obstacle, index), coordinate(vertex, "z", obstacle, index)});
         ++index;
       }
-      Result<Polygon> polygon = polygon_from_outline(outline, 0, options);
+      Result<Shape> polygon = shape_from_file_outline(outline, 0, options);
       if (!polygon) {
         throw Problem{element.offset_debug(), "polygonObstacle " + std::to_string(obstacle) + ": " + polygon.error().message};
       }

@@ -100,6 +100,29 @@ void SvgCanvas::shape(const Shape& shape, const Transform& transform, std::strin
     } else {
       line(transform_point(transform, capsule->a), transform_point(transform, capsule->b), stroke, std::max(stroke_pixels, 2.0));
     }
+  } else if (const auto* compound = std::get_if<Compound>(&shape)) {
+    // Pieces filled without outlines, then the outline strongly and the seams between pieces faintly.
+    const auto children = compound->children();
+    for (const CompoundChild& child : children) {
+      std::visit([&](const auto& piece) { this->shape(piece, compose(transform, child.transform), fill, "none", 0, fill_opacity); }, child.shape);
+    }
+    for (std::size_t i = 0; i < children.size(); ++i) {
+      const Transform placed = compose(transform, children[i].transform);
+      const auto* polygon = std::get_if<Polygon>(&children[i].shape);
+      if (polygon == nullptr) {
+        std::visit([&](const auto& piece) { this->shape(piece, placed, "none", stroke, stroke_pixels, 0); }, children[i].shape);
+        continue;
+      }
+      for (int edge = 0; edge < polygon->count(); ++edge) {
+        const Vec2 from = transform_point(placed, polygon->vertices()[edge]);
+        const Vec2 to = transform_point(placed, polygon->vertices()[(edge + 1) % polygon->count()]);
+        if (compound->is_internal_edge(static_cast<int>(i), edge)) {
+          line(from, to, stroke, std::max(stroke_pixels * 0.4, 0.5), "3 3", 0.35);
+        } else {
+          line(from, to, stroke, stroke_pixels);
+        }
+      }
+    }
   } else {
     const Polygon& polygon = std::get<Polygon>(shape);
     if (polygon.radius() > 0) {
@@ -112,10 +135,11 @@ void SvgCanvas::shape(const Shape& shape, const Transform& transform, std::strin
   }
 }
 
-void SvgCanvas::line(Vec2 from, Vec2 to, std::string_view stroke, double stroke_pixels, std::string_view dash) {
+void SvgCanvas::line(Vec2 from, Vec2 to, std::string_view stroke, double stroke_pixels, std::string_view dash, double opacity) {
   body_ += "<line x1=\"" + number(screen_x(from.x)) + "\" y1=\"" + number(screen_y(from.y)) + "\" x2=\"" + number(screen_x(to.x)) +
            "\" y2=\"" + number(screen_y(to.y)) + "\" stroke=\"" + std::string(stroke) + "\" stroke-width=\"" + number(stroke_pixels) +
-           "\" stroke-linecap=\"round\"" + (dash.empty() ? std::string() : " stroke-dasharray=\"" + std::string(dash) + "\"") + "/>\n";
+           "\" stroke-linecap=\"round\"" + (dash.empty() ? std::string() : " stroke-dasharray=\"" + std::string(dash) + "\"") +
+           (opacity < 1 ? " stroke-opacity=\"" + number(opacity) + "\"" : std::string()) + "/>\n";
 }
 
 void SvgCanvas::arrow(Vec2 from, Vec2 to, std::string_view stroke, double stroke_pixels) {

@@ -26,7 +26,7 @@ struct PairReport {
   PairStatus status = PairStatus::separate;
   Real depth = 0;                        ///< penetration depth (> 0 for overlap, 0 touching and separate)
   Vec2 normal;                           ///< world unit normal from a to b; zero for separate pairs
-  std::vector<ManifoldPoint> contacts;   ///< manifold points in world coordinates; empty for separate pairs
+  std::vector<ManifoldPoint> contacts;   ///< manifold points in world coordinates (of every touching child pair of a compound); empty for separate pairs
 };
 
 /// Every pair that overlaps or touches, ordered by (a, b); with `all`, every pair. Candidate

@@ -22,7 +22,7 @@ struct Body {
   Transform transform;         ///< world placement of the shape's local frame
   Vec2 velocity;               ///< linear velocity, world length units per time unit
   Real angular_velocity = 0;   ///< radians per time unit, counter-clockwise
-  Shape shape;                 ///< the convex shape, in the body's local frame
+  Shape shape;                 ///< the shape in the body's local frame: convex, or a Compound for a concave polygon
 };
 
 /// A scene: bodies in file order; a body's index is its id in every report.
@@ -41,7 +41,7 @@ struct LoadError {
 /// Options for reading scenes.
 struct LoadOptions {
   /// Treat every polygon's vertex list as a point cloud and use its convex hull (what
-  /// SteerSuite's own collision code did), instead of refusing concave outlines.
+  /// SteerSuite's own collision code did), instead of cutting concave outlines into convex pieces.
   bool hull = false;
 };
 
@@ -57,10 +57,11 @@ Result<Scene, LoadError> parse_json_scene(std::string_view text, std::string_vie
 /// agents and every other element are ignored. `file` names it in error messages.
 Result<Scene, LoadError> parse_steersuite_scene(std::string_view text, std::string_view file, const LoadOptions& options = {});
 
-/// Builds a polygon from an outline read from a file, for both formats: refuses non-finite
-/// points, fewer than 3 distinct points, zero area and a self-crossing outline (naming the two
-/// crossing edges); a concave outline is refused too unless `options.hull` asks for its hull.
-/// The returned message has no location: callers prefix it.
-Result<Polygon> polygon_from_outline(std::span<const Vec2> outline, Real radius, const LoadOptions& options);
+/// Builds the shape of a polygon outline read from a file, for both formats: a convex outline
+/// becomes a Polygon, a concave one a Compound of its convex pieces (shape_from_outline), or,
+/// with `options.hull`, the convex hull of the points. Refuses non-finite points, fewer than 3
+/// distinct points, zero area, a self-crossing outline (naming the two edges), an outline
+/// enclosing a hole, and a rounded concave outline. The message has no location: callers prefix it.
+Result<Shape> shape_from_file_outline(std::span<const Vec2> outline, Real radius, const LoadOptions& options);
 
 }  // namespace collide2d::io

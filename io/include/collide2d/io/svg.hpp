@@ -27,7 +27,7 @@ class SvgCanvas {
   void shape(const Shape& shape, const Transform& transform, std::string_view fill, std::string_view stroke, double stroke_pixels,
              double fill_opacity = 1);
   /// A straight line between world points; `dash` is an SVG dash array such as "4 3", or empty.
-  void line(Vec2 from, Vec2 to, std::string_view stroke, double stroke_pixels, std::string_view dash = {});
+  void line(Vec2 from, Vec2 to, std::string_view stroke, double stroke_pixels, std::string_view dash = {}, double opacity = 1);
   /// A line with an arrow head at `to`.
   void arrow(Vec2 from, Vec2 to, std::string_view stroke, double stroke_pixels);
   /// A dot of `radius_pixels` at a world point.

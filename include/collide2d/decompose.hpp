@@ -1,0 +1,35 @@
+// collide2d/decompose.hpp — concave outlines cut into convex pieces, and shapes built from
+// outlines of either kind.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "collide2d/result.hpp"
+#include "collide2d/shapes.hpp"
+
+namespace collide2d {
+
+/// A simple outline cut into convex pieces.
+struct Decomposition {
+  std::vector<Polygon> pieces;  ///< convex pieces, counter-clockwise, in the outline's frame; they tile the outline
+  int reflex_vertices = 0;      ///< reflex vertices of the cleaned outline (every cut must end at one)
+  int parts = 1;                ///< separate parts: an outline touching itself at a vertex splits into several
+};
+
+/// Cuts a simple polygon outline, given in either winding, into convex pieces: ear clipping
+/// followed by Hertel–Mehlhorn merging (a cut is removed whenever the two pieces it separates
+/// stay convex without it), which gives at most 2r + 1 pieces for r reflex vertices and usually
+/// close to r + 1. Duplicate and collinear points are dropped first. An outline that touches
+/// itself at a vertex (a "bow tie" pinched at a point, or a vertex resting on another edge) is
+/// split there into parts, each decomposed. Refuses, naming the offending input points or edges:
+/// non-finite points, fewer than 3 distinct points, zero area, edges that cross or run along
+/// each other (self_intersecting), and a part enclosed by another (has_hole: holes are not supported).
+Result<Decomposition> decompose(std::span<const Vec2> outline);
+
+/// The shape an outline describes: a Polygon when the outline is convex (rounded by `radius`),
+/// otherwise a Compound of the pieces decompose() finds, with the cuts between them as seams.
+/// A concave outline must have radius 0 (rounding a concave outline is refused).
+Result<Shape> shape_from_outline(std::span<const Vec2> outline, Real radius = 0);
+
+}  // namespace collide2d
