@@ -196,19 +196,113 @@ Manifold collide_on_outside_face(const Compound& compound, int child, const Poly
   return manifold;
 }
 
-/// Keeps a child manifold off the compound's seams: unchanged when the outline allows it, else
-/// recomputed against the child's best outside face (only polygon children have faces).
-template <class Piece, class Other>
-Manifold keep_off_seams(const Compound& compound, const Transform& transform, int child, const Piece& piece, const Transform& placed,
-                        const Other& other, const Transform& placed_other, const Manifold& manifold, bool compound_is_a,
-                        const CollideOptions& options) {
-  if (outline_allows(compound, transform, child, manifold, compound_is_a)) return manifold;
-  if constexpr (std::is_same_v<Piece, Polygon>) {
-    Manifold corrected = collide_on_outside_face(compound, child, piece, placed, other, placed_other, options);
+/// A child manifold seen from one compound side: which child, and the outward normal (compound frame).
+struct SeamView {
+  int child;
+  Vec2 outward;
+};
+
+SeamView seam_view(const ChildManifold& entry, const Transform& transform, bool compound_is_a) {
+  return {compound_is_a ? entry.child_a : entry.child_b,
+          inverse_rotate(transform.rotation, compound_is_a ? entry.manifold.normal : -entry.manifold.normal)};
+}
+
+/// The outside face (not a seam) of polygon child `child` whose normal matches `outward`
+/// (compound frame) within the slack, or -1.
+int matching_outside_face(const Compound& compound, int child, Vec2 outward) {
+  const Polygon* polygon = std::get_if<Polygon>(&compound.children()[child].shape);
+  if (polygon == nullptr) return -1;
+  const Vec2 local = inverse_rotate(compound.children()[child].transform.rotation, outward);
+  for (int face = 0; face < polygon->count(); ++face) {
+    if (!compound.is_internal_edge(child, face) && dot(polygon->normals()[face], local) >= seam_slack_cosine) return face;
+  }
+  return -1;
+}
+
+/// Is the feature of polygon child `child` that faces `outward` (the edge whose normal matches,
+/// else the farthest vertex) touched by one of the `voided` points (compound frame)?
+bool feature_is_voided(const Compound& compound, int child, Vec2 outward, const std::vector<Vec2>& voided, Real tolerance) {
+  const Polygon* polygon = std::get_if<Polygon>(&compound.children()[child].shape);
+  if (polygon == nullptr || voided.empty()) return false;
+  const Transform& placement = compound.children()[child].transform;
+  const Vec2 local = inverse_rotate(placement.rotation, outward);
+  const int count = polygon->count();
+  const int vertex = polygon->support_index(local);
+  Vec2 from = polygon->vertices()[vertex], to = from;
+  for (const int edge : {(vertex + count - 1) % count, vertex}) {
+    if (dot(polygon->normals()[edge], local) >= seam_slack_cosine) {
+      from = polygon->vertices()[edge];
+      to = polygon->vertices()[(edge + 1) % count];
+    }
+  }
+  from = transform_point(placement, from);
+  to = transform_point(placement, to);
+  const Vec2 along = to - from;
+  for (const Vec2 point : voided) {
+    const Real t = length_squared(along) > 0 ? std::clamp(dot(point - from, along) / length_squared(along), Real(0), Real(1)) : Real(0);
+    if (length(from + t * along - point) <= tolerance) return true;
+  }
+  return false;
+}
+
+/// Keeps the child manifolds of one compound side off its seams (after Jolt's internal-edge
+/// removal, with the compound's own seam flags):
+///   1. A manifold whose normal is an outside face's normal of its child is a face contact: kept,
+///      and the face's two end points become "voided".
+///   2. Any other manifold whose child feature facing the normal (a seam, or a corner) touches a
+///      voided point is dropped: a face contact already holds the shape there.
+///   3. Otherwise it is kept if the outline allows its normal at every point (outline_allows),
+///      else recomputed against the child's best outside face (a shape pressed into a join
+///      between pieces that no face contact holds).
+/// Dropped manifolds are left with no points. `other` and `other_transform` are the shape on the
+/// far side (a compound there is reached through each manifold's child index).
+void resolve_seams(const Compound& compound, const Transform& transform, bool compound_is_a, const Shape& other,
+                   const Transform& other_transform, std::vector<ChildManifold>& manifolds, std::size_t first,
+                   const CollideOptions& options) {
+  const Real tolerance = 32 * relative_tolerance * (compound.reach() + length(transform.position));
+  std::vector<Vec2> voided;
+  std::vector<bool> face_contact(manifolds.size() - first, false);
+  for (std::size_t i = first; i < manifolds.size(); ++i) {
+    const SeamView view = seam_view(manifolds[i], transform, compound_is_a);
+    const int face = matching_outside_face(compound, view.child, view.outward);
+    if (face < 0) continue;
+    face_contact[i - first] = true;
+    const CompoundChild& child = compound.children()[view.child];
+    const Polygon& polygon = std::get<Polygon>(child.shape);
+    voided.push_back(transform_point(child.transform, polygon.vertices()[face]));
+    voided.push_back(transform_point(child.transform, polygon.vertices()[(face + 1) % polygon.count()]));
+  }
+  for (std::size_t i = first; i < manifolds.size(); ++i) {
+    if (face_contact[i - first]) continue;
+    ChildManifold& entry = manifolds[i];
+    const SeamView view = seam_view(entry, transform, compound_is_a);
+    if (feature_is_voided(compound, view.child, view.outward, voided, tolerance)) {
+      entry.manifold.point_count = 0;
+      continue;
+    }
+    if (outline_allows(compound, transform, view.child, entry.manifold, compound_is_a)) continue;
+    const CompoundChild& child = compound.children()[view.child];
+    const Polygon* piece = std::get_if<Polygon>(&child.shape);
+    if (piece == nullptr) {  // only polygon children have faces to fall back on
+      entry.manifold.point_count = 0;
+      continue;
+    }
+    const int other_child = compound_is_a ? entry.child_b : entry.child_a;
+    const Transform placed = compose(transform, child.transform);
+    Manifold corrected;
+    auto against = [&](const auto& other_part, const Transform& placed_other) {
+      if constexpr (!std::is_same_v<std::decay_t<decltype(other_part)>, Compound>) {
+        corrected = collide_on_outside_face(compound, view.child, *piece, placed, other_part, placed_other, options);
+      }
+    };
+    if (const Compound* far_compound = std::get_if<Compound>(&other); far_compound != nullptr && other_child >= 0) {
+      const CompoundChild& far_child = far_compound->children()[other_child];
+      std::visit([&](const auto& part) { against(part, compose(other_transform, far_child.transform)); }, far_child.shape);
+    } else {
+      std::visit([&](const auto& part) { against(part, other_transform); }, other);
+    }
     if (!compound_is_a) corrected.normal = -corrected.normal;
-    return corrected;
-  } else {
-    return {};
+    entry.manifold = corrected;
   }
 }
 
@@ -234,7 +328,7 @@ bool overlap(const Shape& a, const Transform& transform_a, const Shape& b, const
 
 void contact_manifolds(const Shape& a, const Transform& transform_a, const Shape& b, const Transform& transform_b,
                        std::vector<ChildManifold>& manifolds, const CollideOptions& options) {
-  const std::size_t first_new = manifolds.size();
+  const std::size_t first = manifolds.size();
   const Compound* compound_a = std::get_if<Compound>(&a);
   const Compound* compound_b = std::get_if<Compound>(&b);
   const bool both_convex = compound_a == nullptr && compound_b == nullptr;  // no boxes needed
@@ -243,19 +337,19 @@ void contact_manifolds(const Shape& a, const Transform& transform_a, const Shape
   for_each_part(a, transform_a, both_convex ? nullptr : &region_b, [&](const auto& part_a, const Transform& placed_a, int child_a) {
     const Aabb region_a = both_convex ? Aabb{} : expanded(compute_aabb(part_a, placed_a), margin);
     for_each_part(b, transform_b, both_convex ? nullptr : &region_a, [&](const auto& part_b, const Transform& placed_b, int child_b) {
-      Manifold manifold = collide(part_a, placed_a, part_b, placed_b, options);
-      if (manifold.point_count > 0 && compound_a != nullptr) {
-        manifold = keep_off_seams(*compound_a, transform_a, child_a, part_a, placed_a, part_b, placed_b, manifold, true, options);
-      }
-      if (manifold.point_count > 0 && compound_b != nullptr) {
-        manifold = keep_off_seams(*compound_b, transform_b, child_b, part_b, placed_b, part_a, placed_a, manifold, false, options);
-      }
+      const Manifold manifold = collide(part_a, placed_a, part_b, placed_b, options);
       if (manifold.point_count > 0) manifolds.push_back({child_a, child_b, manifold});
       return true;
     });
     return true;
   });
-  std::sort(manifolds.begin() + static_cast<std::ptrdiff_t>(first_new), manifolds.end(), [](const ChildManifold& p, const ChildManifold& q) {
+  if (both_convex) return;
+  if (compound_a != nullptr) resolve_seams(*compound_a, transform_a, true, b, transform_b, manifolds, first, options);
+  if (compound_b != nullptr) resolve_seams(*compound_b, transform_b, false, a, transform_a, manifolds, first, options);
+  manifolds.erase(std::remove_if(manifolds.begin() + static_cast<std::ptrdiff_t>(first), manifolds.end(),
+                                 [](const ChildManifold& entry) { return entry.manifold.point_count == 0; }),
+                  manifolds.end());
+  std::sort(manifolds.begin() + static_cast<std::ptrdiff_t>(first), manifolds.end(), [](const ChildManifold& p, const ChildManifold& q) {
     return p.child_a != q.child_a ? p.child_a < q.child_a : p.child_b < q.child_b;
   });
 }
