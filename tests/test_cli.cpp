@@ -270,7 +270,7 @@ void check_pairs_document(const Json& document, int bodies, bool all, double sep
 
 TEST(CliPairs, EveryShippedSceneGivesAConsistentDocument) {
   const std::map<std::string, int> shipped = {
-      {"rotated_boxes.json", 6}, {"slope.json", 4}, {"mixed.json", 6}, {"steersuite_obstacles.xml", 4}, {"concave.json", 2}};
+      {"rotated_boxes.json", 6}, {"slope.json", 4}, {"mixed.json", 6}, {"steersuite_obstacles.xml", 4}, {"concave.json", 2}, {"terrain.json", 6}};
   for (const auto& [name, bodies] : shipped) {
     SCOPED_TRACE(name);
     const Json listed = run_json({"pairs", scene(name), "--format", "json"});
@@ -563,7 +563,7 @@ void check_distance_document(const Json& document, const Json& pairs_all, int bo
 
 TEST(CliDistance, ShippedScenes) {
   const std::map<std::string, int> shipped = {
-      {"rotated_boxes.json", 6}, {"slope.json", 4}, {"mixed.json", 6}, {"steersuite_obstacles.xml", 4}, {"concave.json", 2}};
+      {"rotated_boxes.json", 6}, {"slope.json", 4}, {"mixed.json", 6}, {"steersuite_obstacles.xml", 4}, {"concave.json", 2}, {"terrain.json", 6}};
   for (const auto& [name, bodies] : shipped) {
     SCOPED_TRACE(name);
     check_distance_document(run_json({"distance", scene(name), "--format", "json"}),
