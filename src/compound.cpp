@@ -1,9 +1,14 @@
 // compound.cpp — building compounds: checking the children, finding the seams, and the
 // bounding-volume tree over the children.
 //
-// Seams: an edge of a polygon child is a seam when a point just outside its midpoint (a few
-// tolerances along its outward normal) lies inside or on another child. Edges two pieces of a cut
-// outline share, and the touching sides of terrain pieces laid edge to edge, are seams.
+// Seams: an edge of a polygon child is a seam when the whole of it, moved a few tolerances out
+// along its normal, lies inside or on other children. Each polygon neighbour covers one stretch
+// of it (the moved edge clipped to the neighbour's half-planes, pushed out by the same few
+// tolerances: Cyrus–Beck); circles, capsules
+// and segments cover the samples of it they contain; the stretches must join up to the whole edge.
+// Edges two pieces of a cut outline share, and the touching sides of terrain pieces laid edge to
+// edge, are seams; an edge only partly under a neighbour (a T-junction, where the cuts of a
+// decomposition end on a piece's side) stays outline.
 //
 // Tree: built top down, once (the children never move inside a compound). Each node's children
 // are sorted by box centre along the longer side of the node's box and split at the median, so
@@ -11,6 +16,8 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
+#include <utility>
 
 #include "collide2d/point_query.hpp"
 #include "collide2d/shapes.hpp"
@@ -18,6 +25,38 @@
 
 namespace collide2d {
 namespace {
+
+/// The stretch [first, last] of the segment from `from` to `to` (parameters in [0, 1]) inside
+/// the convex polygon (its core pushed out by `widening`) placed by `placement`; empty when none.
+std::optional<std::pair<Real, Real>> stretch_inside(const Polygon& polygon, const Transform& placement, Vec2 from, Vec2 to, Real widening) {
+  const Vec2 start = inverse_transform_point(placement, from), direction = inverse_rotate(placement.rotation, to - from);
+  Real first = 0, last = 1;
+  for (int i = 0; i < polygon.count(); ++i) {
+    // Inside edge i's half-plane while dot(n, v - start) + widening - t dot(n, direction) >= 0.
+    const Real offset = dot(polygon.normals()[i], polygon.vertices()[i] - start) + widening;
+    const Real approach = dot(polygon.normals()[i], direction);
+    if (approach == 0) {
+      if (offset < 0) return std::nullopt;
+      continue;
+    }
+    const Real crossing = offset / approach;
+    if (approach < 0) first = std::max(first, crossing);
+    if (approach > 0) last = std::min(last, crossing);
+    if (last < first) return std::nullopt;
+  }
+  return std::pair{first, last};
+}
+
+/// True when the stretches cover all of [0, 1], gaps up to `slack` allowed.
+bool covers_whole(std::vector<std::pair<Real, Real>> stretches, Real slack) {
+  std::sort(stretches.begin(), stretches.end());
+  Real reached = 0;
+  for (const auto& [first, last] : stretches) {
+    if (first > reached + slack) return false;
+    reached = std::max(reached, last);
+  }
+  return reached >= 1 - slack;
+}
 
 /// Builds the subtree over children[first, last) into `tree`; returns its node index.
 int build_tree(std::vector<CompoundTreeNode>& tree, std::span<const Aabb> boxes, std::vector<int>& order, std::size_t first,
@@ -92,19 +131,33 @@ Result<Compound> make_compound(std::vector<CompoundChild> children) {
     compound.first_edge_flag_[i] = static_cast<int>(compound.internal_edges_.size());
     const Transform& placement = compound.children_[i].transform;
     for (int edge = 0; edge < polygon->count(); ++edge) {
-      const Vec2 midpoint = Real(0.5) * (polygon->vertices()[edge] + polygon->vertices()[(edge + 1) % polygon->count()]);
       const Vec2 outward = rotate(placement.rotation, polygon->normals()[edge]);
-      const Vec2 probe = transform_point(placement, midpoint) + (polygon->radius() + probe_distance) * outward;
-      bool covered = false;
-      detail::for_each_child_overlapping(compound, Aabb{probe, probe}, [&](int other) {
-        if (other != static_cast<int>(i)) {
-          const CompoundChild& neighbour = compound.children_[other];
-          covered = std::visit([&](const auto& shape) { return closest_point(shape, neighbour.transform, probe); }, neighbour.shape)
-                        .signed_distance <= 0;
+      const Vec2 push = (polygon->radius() + probe_distance) * outward;
+      const Vec2 from = transform_point(placement, polygon->vertices()[edge]) + push;
+      const Vec2 to = transform_point(placement, polygon->vertices()[(edge + 1) % polygon->count()]) + push;
+      std::vector<std::pair<Real, Real>> stretches;
+      detail::for_each_child_overlapping(compound, Aabb{min(from, to), max(from, to)}, [&](int other) {
+        if (other == static_cast<int>(i)) return true;
+        const CompoundChild& neighbour = compound.children_[other];
+        if (const Polygon* neighbour_polygon = std::get_if<Polygon>(&neighbour.shape)) {
+          // The neighbour is widened by the same few tolerances, so that next to a sharp corner of
+          // it the moved edge's end is not lost to round-off.
+          if (const auto stretch = stretch_inside(*neighbour_polygon, neighbour.transform, from, to, neighbour_polygon->radius() + probe_distance)) {
+            stretches.push_back(*stretch);
+          }
+          return true;
         }
-        return !covered;
+        constexpr int samples = 32;  // rounded neighbours: the samples they hold, each standing for its share
+        for (int k = 0; k <= samples; ++k) {
+          const Real t = Real(k) / samples;
+          const Vec2 probe = lerp(from, to, t);
+          const bool inside =
+              std::visit([&](const auto& shape) { return closest_point(shape, neighbour.transform, probe); }, neighbour.shape).signed_distance <= 0;
+          if (inside) stretches.emplace_back(std::max(Real(0), t - Real(0.5) / samples), std::min(Real(1), t + Real(0.5) / samples));
+        }
+        return true;
       });
-      compound.internal_edges_.push_back(covered);
+      compound.internal_edges_.push_back(covers_whole(std::move(stretches), probe_distance / std::max(length(to - from), probe_distance)));
     }
   }
   return compound;

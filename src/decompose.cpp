@@ -20,7 +20,9 @@
 //      two, so there are at most 2r + 1 pieces for r reflex vertices; in practice near r + 1.
 // Bayazit's method finds fewer pieces on some outlines but cuts at new points that need
 // intersection arithmetic; cutting only between outline vertices keeps the pieces' vertices exact
-// copies of the input, so the seams between pieces match bit for bit.
+// copies of the input, so pieces sharing a cut share its end points bit for bit. Where a cut ends
+// on a straight stretch of another piece's side, make_polygon drops that straight corner and the
+// pieces meet at a T-junction; the compound's seam test (compound.cpp) handles both.
 #include "collide2d/decompose.hpp"
 
 #include <algorithm>
@@ -35,7 +37,9 @@ namespace {
 
 struct OutlineVertex {
   Vec2 point;
-  int input_index;  // the input point it came from (inserted touch points: the start of the edge they split)
+  int input_index;     // the input point it came from (an inserted touch point: the point resting there)
+  int edge_start = -1; // once points resting on edges are inserted: the input edge the segment leaving
+  int edge_end = -1;   // this vertex lies on, by its end points
 };
 
 double orientation_value(Vec2 a, Vec2 b, Vec2 c) {
@@ -53,6 +57,13 @@ bool strictly_between(Vec2 a, Vec2 b, Vec2 p) {
 }
 
 ShapeError refuse(ShapeErrorKind kind, int index, std::string message) { return {kind, index, std::move(message)}; }
+
+/// "edge S (point S to point E)" for the input edge that the segment leaving vertex `vertex` lies on.
+std::string input_edge_name(const OutlineVertex& vertex) {
+  std::ostringstream text;
+  text << "edge " << vertex.edge_start << " (point " << vertex.edge_start << " to point " << vertex.edge_end << ")";
+  return text.str();
+}
 
 std::string edge_name(const std::vector<OutlineVertex>& outline, std::size_t edge) {
   std::ostringstream text;
@@ -248,7 +259,7 @@ Result<Decomposition> decompose(std::span<const Vec2> input) {
       if (outline[j].point != outline[i].point && same_point(outline[j].point, outline[i].point)) outline[j].point = outline[i].point;
     }
   }
-  std::vector<std::vector<Vec2>> resting_on(n);  // points to insert into each edge
+  std::vector<std::vector<OutlineVertex>> resting_on(n);  // points to insert into each edge
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t j = i + 1; j < n; ++j) {
       const Vec2 a = outline[i].point, b = outline[(i + 1) % n].point, c = outline[j].point, d = outline[(j + 1) % n].point;
@@ -268,17 +279,20 @@ Result<Decomposition> decompose(std::span<const Vec2> input) {
         }
       }
       if (adjacent) continue;
-      if (o1 == 0 && strictly_between(a, b, c)) resting_on[i].push_back(c);
-      if (o3 == 0 && strictly_between(c, d, a)) resting_on[j].push_back(a);
+      if (o1 == 0 && strictly_between(a, b, c)) resting_on[i].push_back(outline[j]);
+      if (o3 == 0 && strictly_between(c, d, a)) resting_on[j].push_back(outline[i]);
     }
   }
   std::vector<OutlineVertex> split_outline;
   for (std::size_t i = 0; i < n; ++i) {
-    split_outline.push_back(outline[i]);
-    std::vector<Vec2>& extra = resting_on[i];
+    const int edge_start = outline[i].input_index, edge_end = outline[(i + 1) % n].input_index;
+    split_outline.push_back({outline[i].point, edge_start, edge_start, edge_end});
+    std::vector<OutlineVertex>& extra = resting_on[i];
     const Vec2 start = outline[i].point;
-    std::sort(extra.begin(), extra.end(), [&](Vec2 p, Vec2 q) { return length_squared(p - start) < length_squared(q - start); });
-    for (Vec2 point : extra) split_outline.push_back({point, outline[i].input_index});
+    std::sort(extra.begin(), extra.end(), [&](const OutlineVertex& p, const OutlineVertex& q) {
+      return length_squared(p.point - start) < length_squared(q.point - start);
+    });
+    for (const OutlineVertex& resting : extra) split_outline.push_back({resting.point, resting.input_index, edge_start, edge_end});
   }
   outline = std::move(split_outline);
   n = outline.size();
@@ -293,9 +307,15 @@ Result<Decomposition> decompose(std::span<const Vec2> input) {
     for (std::size_t p = 0; p < at.size(); ++p) {
       for (std::size_t q = p + 1; q < at.size(); ++q) {
         if (corners_interleave(corner_at(at[p]), corner_at(at[q]))) {
-          return refuse(ShapeErrorKind::self_intersecting, outline[at[p]].input_index,
-                        "the outline crosses itself at point " + std::to_string(outline[at[p]].input_index) + ": " +
-                            edge_name(outline, (at[q] + n - 1) % n) + " passes through it");
+          // Name the point, and the edge passing through it: the one it rests on when one visit is a
+          // point inserted into an edge, else the edge arriving at its second visit.
+          const OutlineVertex& first = outline[at[p]];
+          const OutlineVertex& second = outline[at[q]];
+          const bool first_inserted = first.edge_start != first.input_index, second_inserted = second.edge_start != second.input_index;
+          const OutlineVertex& passing = first_inserted ? first : second_inserted ? second : outline[(at[q] + n - 1) % n];
+          return refuse(ShapeErrorKind::self_intersecting, first.input_index,
+                        "the outline crosses itself at point " + std::to_string(first.input_index) + ": " + input_edge_name(passing) +
+                            " passes through it");
         }
       }
     }

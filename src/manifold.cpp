@@ -173,7 +173,7 @@ Manifold collide_views(const PolygonView& a, const PolygonView& b, const Transfo
 Manifold collide_view_circle(const PolygonView& shape, Vec2 center, Real circle_radius, const Real tolerance,
                              const CollideOptions& options) {
   const Real radii = shape.radius + circle_radius;
-  const detail::CoreFeature nearest = detail::nearest_core_feature(shape, center, tolerance);
+  const detail::CoreFeature nearest = detail::nearest_core_feature(shape, center);
   if (nearest.signed_distance > radii + options.speculative_distance + tolerance) return {};
   const Vec2 core_point = nearest.core_point, normal = nearest.normal;
   const Real core_distance = nearest.signed_distance;

@@ -14,7 +14,7 @@
 namespace collide2d {
 namespace detail {
 
-CoreFeature nearest_core_feature(const PolygonView& core, Vec2 point, Real tolerance) {
+CoreFeature nearest_core_feature(const PolygonView& core, Vec2 point) {
   int face = 0;
   Real face_separation = -std::numeric_limits<Real>::max();
   for (int i = 0; i < core.count(); ++i) {
@@ -25,7 +25,7 @@ CoreFeature nearest_core_feature(const PolygonView& core, Vec2 point, Real toler
     }
   }
   CoreFeature nearest{point - face_separation * core.normals[face], core.normals[face], face_separation, face};
-  if (face_separation > tolerance || core.count() == 2) {
+  if (face_separation > 0 || core.count() == 2) {  // outside, even by less than the tolerance: a vertex may be nearer
     const Vec2 v1 = core.vertices[face], v2 = core.vertices[(face + 1) % core.count()];
     const Real past_v1 = dot(point - v1, v2 - v1), past_v2 = dot(point - v2, v1 - v2);
     if ((past_v1 <= 0 || past_v2 <= 0) && point != (past_v1 <= 0 ? v1 : v2)) {
@@ -45,8 +45,7 @@ namespace {
 /// Nearest surface point of a polygon-like shape, in world coordinates.
 PointProjection project_onto(const detail::PolygonView& view, const Transform& transform, Vec2 world_point) {
   const Vec2 local = inverse_transform_point(transform, world_point);
-  const Real tolerance = relative_tolerance * (view.reach() + length(local));
-  const detail::CoreFeature nearest = detail::nearest_core_feature(view, local, tolerance);
+  const detail::CoreFeature nearest = detail::nearest_core_feature(view, local);
   PointProjection projection;
   projection.signed_distance = nearest.signed_distance - view.radius;
   projection.normal = rotate(transform.rotation, nearest.normal);

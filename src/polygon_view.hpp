@@ -57,8 +57,8 @@ struct CoreFeature {
   int feature;             // edge index, or 0x400 + vertex index when a vertex is nearest
 };
 // The face of largest separation and its Voronoi regions (face, either end vertex) give the
-// nearest feature; `tolerance` decides when the point counts as on the core.
-CoreFeature nearest_core_feature(const PolygonView& core, Vec2 point, Real tolerance);
+// nearest feature (a point outside the face, by however little, may be nearer one of its ends).
+CoreFeature nearest_core_feature(const PolygonView& core, Vec2 point);
 
 // The best separating axis of each shape (edge normals of A, edge normals of B).
 struct SatAxes {

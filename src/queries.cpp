@@ -170,10 +170,7 @@ Manifold collide_on_outside_face(const Compound& compound, int child, const Poly
   auto point_against = [&](Vec2 center_in_other, Real radius) {  // a point core: project it onto the face
     const Vec2 center = transform_point(other_to_piece, center_in_other);
     const Vec2 normal = piece.normals()[best_face], v1 = piece.vertices()[best_face];
-    const Vec2 v2 = piece.vertices()[(best_face + 1) % piece.count()];
-    const Real along = dot(center - v1, normalize(v2 - v1));
     const Real core_separation = dot(normal, center - v1);
-    if (along < -tolerance || along > length(v2 - v1) + tolerance) return;
     if (core_separation - piece.radius() - radius > options.speculative_distance + tolerance) return;
     manifold.normal = normal;
     manifold.points[0] = {center - Real(0.5) * (radius + core_separation - piece.radius()) * normal,
@@ -190,6 +187,10 @@ Manifold collide_on_outside_face(const Compound& compound, int child, const Poly
     } else {
       clip_against(detail::SegmentCore(other.a, other.b).view(other.rounding_radius()));
     }
+  }
+  if (manifold.point_count == 0) {  // the incident edge lies beside the face (a shape sunk deep): its deepest point
+    const Vec2 normal = piece.normals()[best_face];
+    point_against(other.support(inverse_rotate(other_to_piece.rotation, -normal)), other.rounding_radius());
   }
   manifold.normal = rotate(placed.rotation, manifold.normal);
   for (int i = 0; i < manifold.point_count; ++i) manifold.points[i].point = transform_point(placed, manifold.points[i].point);
@@ -493,47 +494,60 @@ std::optional<RayHit> raycast(const Compound& shape, const Transform& transform,
 
 PointProjection closest_point(const Compound& shape, const Transform& transform, Vec2 point) {
   const Vec2 local = inverse_transform_point(transform, point);
-  const Real tolerance = 32 * relative_tolerance * (shape.reach() + length(local));
+  const Real tolerance = 4 * relative_tolerance * (shape.reach() + length(local));
   const auto children = shape.children();
   auto project = [&](int child, Vec2 query) {
     return std::visit([&](const auto& convex) { return closest_point(convex, children[child].transform, query); }, children[child].shape);
   };
-  // Nearest child surface, and whether the point is inside the union.
+  // Nearest child surface. In or on any child, the answer is the nearest point of the outline
+  // instead (for a point on the outline itself that is about 0 away).
   PointProjection nearest;
   nearest.signed_distance = std::numeric_limits<Real>::max();
-  bool inside = false;
   for (int child = 0; child < static_cast<int>(children.size()); ++child) {
     if (box_gap(shape.child_boxes()[child], {local, local}) > nearest.signed_distance) continue;
     const PointProjection projection = project(child, local);
-    if (projection.signed_distance < -tolerance) inside = true;
     if (projection.signed_distance < nearest.signed_distance) nearest = projection;
   }
-  if (!inside && std::abs(nearest.signed_distance) <= tolerance) {  // on a child's surface: is that surface a seam?
-    const Vec2 probe = nearest.point + 2 * tolerance * nearest.normal;
-    for (int child = 0; child < static_cast<int>(children.size()) && !inside; ++child) {
-      inside = shape.child_boxes()[child].contains(probe) && project(child, probe).signed_distance <= 0;
-    }
-  }
-  if (inside) {
+  if (nearest.signed_distance <= 0) {
     // The nearest point of the outline: faces that are not seams, and the surfaces of children
-    // that are not polygons, where no other child covers them.
+    // that are not polygons, where no other child covers them (a probe a little onward lies well
+    // inside another child).
     nearest.signed_distance = -std::numeric_limits<Real>::max();
     auto covered = [&](Vec2 surface, Vec2 outward, int owner) {
       const Vec2 probe = surface + 2 * tolerance * outward;
       for (int other = 0; other < static_cast<int>(children.size()); ++other) {
-        if (other != owner && shape.child_boxes()[other].contains(probe) && project(other, probe).signed_distance <= 0) return true;
+        if (other != owner && shape.child_boxes()[other].contains(probe) && project(other, probe).signed_distance < -tolerance) return true;
       }
       return false;
     };
-    auto consider = [&](Vec2 surface, Vec2 outward, int owner) {
+    // A corner is on the outline when some point close around it is outside every child (probes
+    // at 32 angles: a notch narrower than about 11 degrees can be missed).
+    auto corner_on_outline = [&](Vec2 corner) {
+      constexpr int probes = 32;
+      for (int k = 0; k < probes; ++k) {
+        const Real angle = Real(2 * 3.14159265358979323846) * Real(k) / Real(probes);
+        const Vec2 probe = corner + 2 * tolerance * Vec2{std::cos(angle), std::sin(angle)};
+        bool outside = true;
+        for (int other = 0; other < static_cast<int>(children.size()) && outside; ++other) {
+          outside = !shape.child_boxes()[other].contains(probe) || project(other, probe).signed_distance > 0;
+        }
+        if (outside) return true;
+      }
+      return false;
+    };
+    // A face point is on the outline unless a probe out along the face normal is in another child.
+    auto consider = [&](Vec2 surface, Vec2 outward, int owner, bool at_corner) {
       const Real depth = -length(surface - local);
-      if (depth > nearest.signed_distance && !covered(surface, outward, owner)) nearest = {surface, depth, outward};
+      if (depth <= nearest.signed_distance) return;
+      if (at_corner ? corner_on_outline(surface) : !covered(surface, outward, owner)) {
+        nearest = {surface, depth, at_corner && depth < 0 ? normalize(surface - local) : outward};
+      }
     };
     for (int child = 0; child < static_cast<int>(children.size()); ++child) {
       const Polygon* polygon = std::get_if<Polygon>(&children[child].shape);
       if (polygon == nullptr || polygon->radius() > 0) {
         const PointProjection projection = project(child, local);
-        consider(projection.point, projection.normal, child);
+        consider(projection.point, projection.normal, child, false);
         continue;
       }
       const Transform& placement = children[child].transform;
@@ -542,8 +556,10 @@ PointProjection closest_point(const Compound& shape, const Transform& transform,
         const Vec2 v1 = transform_point(placement, polygon->vertices()[face]);
         const Vec2 v2 = transform_point(placement, polygon->vertices()[(face + 1) % polygon->count()]);
         const Vec2 edge = v2 - v1;
-        const Real along = std::clamp(dot(local - v1, edge) / length_squared(edge), Real(0), Real(1));
-        consider(v1 + along * edge, rotate(placement.rotation, polygon->normals()[face]), child);
+        const Real along = dot(local - v1, edge) / length_squared(edge);
+        const Vec2 surface = v1 + std::clamp(along, Real(0), Real(1)) * edge;
+        const bool at_corner = (along <= 0 || along >= 1) && surface != local;
+        consider(surface, rotate(placement.rotation, polygon->normals()[face]), child, at_corner);
       }
     }
     if (nearest.signed_distance == -std::numeric_limits<Real>::max()) nearest = {local, 0, {1, 0}};  // no uncovered outline found

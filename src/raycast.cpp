@@ -108,37 +108,45 @@ std::optional<RayHit> raycast(const Polygon& shape, const Transform& transform, 
   const Vec2 direction = inverse_rotate(transform.rotation, ray.translation);
   // Touching within the size-scaled tolerance counts: clip against the edges pushed out by it, so
   // a ray grazing a vertex or running along an edge hits even when round-off puts it a hair
-  // outside. The fraction reported is the entering edge's own (unwidened) crossing.
+  // outside. The fraction reported is the entering edge's own (unwidened) crossing. Near a sharp
+  // vertex the widened edges reach well past it (tolerance / sin(half the angle)); a hit there
+  // farther than the tolerance from the polygon is a false one, and the ray is clipped again
+  // against the edges themselves.
   const Real tolerance = relative_tolerance * (size_scale(shape) + length(origin) + length(direction) * ray.max_fraction);
-  Real lower = 0, upper = ray.max_fraction, entering_crossing = 0, outermost_offset = std::numeric_limits<Real>::max();
-  int entering_edge = -1, outermost_edge = 0;
   const auto vertices = shape.vertices();
   const auto normals = shape.normals();
-  for (int i = 0; i < shape.count(); ++i) {
-    // The ray is inside edge i's (widened) half-plane while dot(n, v - o) + tolerance - t dot(n, d) >= 0.
-    const Real offset = dot(normals[i], vertices[i] - origin), approach = dot(normals[i], direction);
-    if (offset < outermost_offset) {
-      outermost_offset = offset;
-      outermost_edge = i;
+  auto clip = [&](Real widening) -> std::optional<RayHit> {
+    Real lower = 0, upper = ray.max_fraction, entering_crossing = 0, outermost_offset = std::numeric_limits<Real>::max();
+    int entering_edge = -1, outermost_edge = 0;
+    for (int i = 0; i < shape.count(); ++i) {
+      // The ray is inside edge i's (widened) half-plane while dot(n, v - o) + widening - t dot(n, d) >= 0.
+      const Real offset = dot(normals[i], vertices[i] - origin), approach = dot(normals[i], direction);
+      if (offset < outermost_offset) {
+        outermost_offset = offset;
+        outermost_edge = i;
+      }
+      if (approach == 0) {
+        if (offset + widening < 0) return std::nullopt;  // parallel and outside this edge
+        continue;
+      }
+      const Real crossing = (offset + widening) / approach;
+      if (approach < 0 && crossing > lower) {  // entering through edge i
+        lower = crossing;
+        entering_edge = i;
+        entering_crossing = offset / approach;
+      } else if (approach > 0 && crossing < upper) {  // leaving through edge i
+        upper = crossing;
+      }
+      if (upper < lower) return std::nullopt;
     }
-    if (approach == 0) {
-      if (offset + tolerance < 0) return std::nullopt;  // parallel and outside this edge
-      continue;
-    }
-    const Real crossing = (offset + tolerance) / approach;
-    if (approach < 0 && crossing > lower) {  // entering through edge i
-      lower = crossing;
-      entering_edge = i;
-      entering_crossing = offset / approach;
-    } else if (approach > 0 && crossing < upper) {  // leaving through edge i
-      upper = crossing;
-    }
-    if (upper < lower) return std::nullopt;
-  }
-  // No edge entered: the origin is outside (classify_start) but within the tolerance of every
-  // edge's line, which happens near a sharp vertex: it touches there.
-  if (entering_edge < 0) return to_world(ray, transform, 0, normals[outermost_edge]);
-  return to_world(ray, transform, std::clamp(entering_crossing, Real(0), ray.max_fraction), normals[entering_edge]);
+    // No edge entered: the origin is outside (classify_start) but within the widening of every
+    // edge's line, which happens near a sharp vertex: it touches there.
+    if (entering_edge < 0) return to_world(ray, transform, 0, normals[outermost_edge]);
+    return to_world(ray, transform, std::clamp(entering_crossing, Real(0), ray.max_fraction), normals[entering_edge]);
+  };
+  std::optional<RayHit> hit = clip(tolerance);
+  if (hit && closest_point(shape, Transform{}, origin + hit->fraction * direction).signed_distance > tolerance) hit = clip(0);
+  return hit;
 }
 
 std::optional<RayHit> raycast(const Shape& shape, const Transform& transform, const Ray& ray) {
