@@ -32,8 +32,17 @@ test-asan:
 test-clang:
 	$(MAKE) test PRESET=clang
 
-bench:
-	@echo "make bench: the benchmarks against Box2D and Chipmunk arrive with issue 7; nothing to run yet."
+# make bench: builds the Release benchmarks (the bench preset), runs ours and Box2D/Chipmunk on the
+# same inputs (3 repetitions, randomly interleaved so a disturbance of the machine does not hit one
+# benchmark's every repetition; medians), prints the table and writes bench/results/latest.json.
+# BENCH_ARGS adds options, e.g. BENCH_ARGS=--benchmark_filter=collide
+BENCH_ARGS ?=
+bench: deps build/bench/build.ninja
+	cmake --build build/bench --target collide2d_bench
+	./build/bench/bench/collide2d_bench --benchmark_repetitions=3 --benchmark_enable_random_interleaving=true \
+	  --benchmark_display_aggregates_only=true \
+	  --benchmark_out=build/bench/raw.json --benchmark_out_format=json $(BENCH_ARGS)
+	python3 bench/report.py build/bench/raw.json
 
 clean:
 	rm -rf build
