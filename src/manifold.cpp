@@ -147,7 +147,7 @@ Manifold collide_views(const PolygonView& a, const PolygonView& b, const Transfo
   const Real tolerance = pair_tolerance(a.reach(), b.reach(), b_to_a);
   const Real radii = a.radius + b.radius;
   const Real keep_within = radii + options.speculative_distance + tolerance;
-  const detail::SatAxes axes = detail::find_separating_axes(a, b, b_to_a, nullptr);
+  const detail::SatAxes axes = detail::find_separating_axes(a, b, b_to_a, nullptr, keep_within);
   if (axes.of_a.separation > keep_within || axes.of_b.separation > keep_within) return {};
 
   const bool b_preferred = axes.of_b.separation > axes.of_a.separation + 16 * tolerance;

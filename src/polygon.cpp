@@ -45,20 +45,8 @@ struct OutlinePoint {
 
 }  // namespace
 
-int Polygon::support_index(Vec2 direction) const {
+int Polygon::support_index_by_search(Vec2 direction) const {
   const Vec2* vertices = vertex_data();
-  if (count_ <= polygon_inline_capacity) {
-    int best = 0;
-    Real best_value = dot(vertices[0], direction);
-    for (int i = 1; i < count_; ++i) {
-      const Real value = dot(vertices[i], direction);
-      if (value > best_value) {
-        best = i;
-        best_value = value;
-      }
-    }
-    return best;
-  }
   const Vec2 first_normal = heap_normals_[0];
   const Real angle = pseudo_angle(dot(direction, first_normal), cross(first_normal, direction));
   const auto after = std::upper_bound(normal_pseudo_angles_.begin(), normal_pseudo_angles_.end(), angle);

@@ -65,7 +65,10 @@ struct SatAxes {
   SatAxis of_a;  // A's edge normal with the largest separation, A's frame
   SatAxis of_b;  // B's edge normal with the largest separation, normal in A's frame (pointing from B to A)
 };
-SatAxes find_separating_axes(const PolygonView& a, const PolygonView& b, const Transform& b_to_a, std::vector<SatAxis>* trace);
+// When A's best axis already separates by more than `enough`, B's axes are skipped (of_b is then
+// the lowest possible separation).
+SatAxes find_separating_axes(const PolygonView& a, const PolygonView& b, const Transform& b_to_a, std::vector<SatAxis>* trace,
+                             Real enough);
 
 // Clipping against a chosen reference face (edge `reference_edge` of `reference`): the incident
 // edge of `incident` most opposed to the face normal is clipped to the face's side planes; ends

@@ -70,9 +70,21 @@ class Polygon {
   /// True when the core is a rectangle (4 vertices, perpendicular edges); SAT has a fast path for it.
   bool is_rectangle() const { return is_rectangle_; }
 
-  /// Index of the core vertex farthest along `direction`. O(n) for inline polygons, O(log n)
-  /// for larger ones (binary search over the normals' angles, then a local check).
-  int support_index(Vec2 direction) const;
+  /// Index of the core vertex farthest along `direction`. O(n) for inline polygons (the first of
+  /// equals), O(log n) for larger ones (binary search over the normals' angles, then a local check).
+  int support_index(Vec2 direction) const {
+    if (count_ > polygon_inline_capacity) return support_index_by_search(direction);
+    int best = 0;
+    Real best_value = dot(inline_vertices_[0], direction);
+    for (int i = 1; i < count_; ++i) {
+      const Real value = dot(inline_vertices_[i], direction);
+      if (value > best_value) {
+        best = i;
+        best_value = value;
+      }
+    }
+    return best;
+  }
   /// The core vertex farthest along `direction`.
   Vec2 support(Vec2 direction) const { return vertex_data()[support_index(direction)]; }
   Real rounding_radius() const { return radius_; }
@@ -80,6 +92,7 @@ class Polygon {
  private:
   friend Result<Polygon> make_polygon(std::span<const Vec2> points, Real radius);
   friend Real size_scale(const Polygon& shape);
+  int support_index_by_search(Vec2 direction) const;  // polygons above the inline capacity
   const Vec2* vertex_data() const { return count_ <= polygon_inline_capacity ? inline_vertices_.data() : heap_vertices_.data(); }
   const Vec2* normal_data() const { return count_ <= polygon_inline_capacity ? inline_normals_.data() : heap_normals_.data(); }
 
