@@ -1659,6 +1659,50 @@ TEST(CompoundQueries, RaysMatchBruteForceOverTheChildren) {
   std::printf("compound rays: %ld rays, %ld hits, %ld starting inside, %.2f s\n", rays, hits, inside_check.count(), seconds_since(start));
 }
 
+// time_of_impact with a compound, against sampling the motion: a compound turning by up to half a
+// radian about its origin while a convex shape crosses it. The time found is never late (no
+// sample before it overlaps deeper than the band) and the shapes touch at it (their distance is
+// within the band); a miss means no sample overlaps.
+TEST(CompoundQueries, TimeOfImpactIsNeverLateAndTouches) {
+  const auto start = std::chrono::steady_clock::now();
+  random_shapes::Generator random(0xdec0'0009ULL);
+  constexpr int samples = 200;
+  long sweeps = 0, hits = 0, late = 0, not_touching = 0, missed = 0;
+  for (const PlacedCompound& placed : placed_compounds(random, compound_count / 4)) {
+    for (int trial = 0; trial < 4; ++trial, ++sweeps) {
+      const ConvexNear near = convex_near(random, placed);
+      const Sweep sweep_a = Sweep::from_motion(placed.transform, {}, static_cast<Real>(uniform(random, -0.5, 0.5)), 1);
+      const Sweep sweep_b = Sweep::from_motion(near.transform, near.translation, 0, 1);
+      const double band = 8 * K * real_eps *
+                          (placed.reach() + static_cast<double>(near.size) + static_cast<double>(length(placed.transform.position)) +
+                           static_cast<double>(length(near.transform.position) + length(near.translation)));
+      const std::optional<CastHit> hit = time_of_impact(placed.shape, sweep_a, near.shape, sweep_b);
+      const double until = hit ? static_cast<double>(hit->time) : 1.0;
+      bool overlapped_before = false;
+      for (int k = 0; k < samples && !overlapped_before && until > 0; ++k) {  // an impact at 0 has nothing before it
+        const Real t = static_cast<Real>(until * k / samples);
+        const std::optional<Penetration> depth = penetration(placed.shape, sweep_a.at(t), near.shape, sweep_b.at(t));
+        overlapped_before = depth && static_cast<double>(depth->depth) > band;
+      }
+      auto context = [&]() { return placed.describe() + "\n  " + random_shapes::describe({near.shape, near.transform, near.size}); };
+      if (overlapped_before) {
+        ++(hit ? late : missed);
+        if (late + missed <= 3) ADD_FAILURE() << (hit ? "late impact" : "missed impact") << "\n  " << context();
+      }
+      if (hit) {
+        ++hits;
+        const DistanceResult gap = distance(placed.shape, sweep_a.at(hit->time), near.shape, sweep_b.at(hit->time));
+        if (!gap.overlapping && static_cast<double>(gap.distance) > band && ++not_touching <= 3) {
+          ADD_FAILURE() << "apart by " << gap.distance << " at the impact time " << hit->time << "\n  " << context();
+        }
+      }
+    }
+  }
+  EXPECT_EQ(late + missed + not_touching, 0);
+  std::printf("compound time of impact: %ld sweeps, %ld hits, %ld late, %ld missed, %ld not touching at the time, %.2f s\n", sweeps, hits, late,
+              missed, not_touching, seconds_since(start));
+}
+
 // REGRESSION, in raycast(Polygon): every edge's half-plane is widened by
 // the tolerance, so next to a vertex of angle a the widened polygon reaches tolerance / sin(a / 2)
 // beyond the vertex; a ray passing that close to a sharp vertex is reported as a hit (at the
