@@ -27,7 +27,9 @@
 //   replaces "query the tree with every leaf's box" (Box2D's UpdatePairs): same pairs, about
 //   half the node visits and no duplicates to drop.
 // - The fat margin comes from the options, or is a tenth of the larger half extent of the first
-//   box with a non-zero size.
+//   box with a non-zero size. A box reinserted by move() is also stretched ahead of its motion by
+//   four times the displacement of that move (as Box2D's b2_aabbMultiplier), so a body moving
+//   steadily is reinserted every few moves instead of every move.
 #include <algorithm>
 #include <cassert>
 
@@ -82,10 +84,16 @@ class DynamicTree final : public BroadPhase {
     assert(is_alive(proxy));
     const int leaf = leaf_of_proxy_[index(proxy)];
     Node& node = nodes_[index(leaf)];
+    const Vec2 displacement = box.center() - node.tight.center();
     node.tight = box;
     if (encloses(node.fat, box)) return;
     remove_leaf(leaf);
-    nodes_[index(leaf)].fat = fatten(box);
+    // Stretched ahead of the motion, so a body that keeps moving stays inside for several moves.
+    Aabb fat = fatten(box);
+    const Vec2 ahead = motion_stretch * displacement;
+    (ahead.x < 0 ? fat.lower.x : fat.upper.x) += ahead.x;
+    (ahead.y < 0 ? fat.lower.y : fat.upper.y) += ahead.y;
+    nodes_[index(leaf)].fat = fat;
     insert_leaf(leaf);
   }
 
@@ -207,6 +215,7 @@ class DynamicTree final : public BroadPhase {
     return proxy >= 0 && proxy < static_cast<int>(leaf_of_proxy_.size()) && leaf_of_proxy_[index(proxy)] >= 0;
   }
 
+  static constexpr Real motion_stretch = 4;  // fat boxes reach this many moves' displacement ahead
   Aabb fatten(const Aabb& box) const { return {box.lower - Vec2{margin_, margin_}, box.upper + Vec2{margin_, margin_}}; }
 
   /// Depth-first search pruned by `accepts` on fat boxes; leaves are decided on tight boxes.
