@@ -19,7 +19,6 @@
 #include <optional>
 #include <utility>
 
-#include "collide2d/point_query.hpp"
 #include "collide2d/shapes.hpp"
 #include "compound_internal.hpp"
 
@@ -151,8 +150,7 @@ Result<Compound> make_compound(std::vector<CompoundChild> children) {
         for (int k = 0; k <= samples; ++k) {
           const Real t = Real(k) / samples;
           const Vec2 probe = lerp(from, to, t);
-          const bool inside =
-              std::visit([&](const auto& shape) { return closest_point(shape, neighbour.transform, probe); }, neighbour.shape).signed_distance <= 0;
+          const bool inside = detail::closest_point_on_child(neighbour, probe).signed_distance <= 0;
           if (inside) stretches.emplace_back(std::max(Real(0), t - Real(0.5) / samples), std::min(Real(1), t + Real(0.5) / samples));
         }
         return true;

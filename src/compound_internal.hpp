@@ -1,6 +1,7 @@
-// compound_internal.hpp (private) — walking a compound's child tree.
+// compound_internal.hpp (private) — walking a compound's child tree, and point queries on one child.
 #pragma once
 
+#include "collide2d/point_query.hpp"
 #include "collide2d/shapes.hpp"
 
 namespace collide2d::detail {
@@ -24,6 +25,11 @@ void for_each_child_where(const Compound& compound, BoxTest box_test, Visit visi
     stack[size++] = node.second;
     stack[size++] = node.first;
   }
+}
+
+/// The nearest surface point of one child to `point`, both in the compound's frame.
+inline PointProjection closest_point_on_child(const CompoundChild& child, Vec2 point) {
+  return std::visit([&](const auto& shape) { return closest_point(shape, child.transform, point); }, child.shape);
 }
 
 template <class Visit>

@@ -101,7 +101,7 @@ bool in_normal_cone(Vec2 normal, Vec2 first, Vec2 last) {
 
 /// Does `child` (compound frame) allow an outward surface normal at q (compound frame)?
 bool child_allows(const CompoundChild& child, Vec2 q, Vec2 normal, Real tolerance) {
-  const PointProjection nearest = std::visit([&](const auto& shape) { return closest_point(shape, child.transform, q); }, child.shape);
+  const PointProjection nearest = detail::closest_point_on_child(child, q);
   if (nearest.signed_distance < -tolerance) return false;  // q is inside this child: not the outline
   if (nearest.signed_distance > tolerance) return true;    // q is not on this child
   if (const Polygon* polygon = std::get_if<Polygon>(&child.shape); polygon != nullptr && polygon->radius() == 0) {
@@ -496,9 +496,7 @@ PointProjection closest_point(const Compound& shape, const Transform& transform,
   const Vec2 local = inverse_transform_point(transform, point);
   const Real tolerance = 4 * relative_tolerance * (shape.reach() + length(local));
   const auto children = shape.children();
-  auto project = [&](int child, Vec2 query) {
-    return std::visit([&](const auto& convex) { return closest_point(convex, children[child].transform, query); }, children[child].shape);
-  };
+  auto project = [&](int child, Vec2 query) { return detail::closest_point_on_child(children[child], query); };
   // Nearest child surface. In or on any child, the answer is the nearest point of the outline
   // instead (for a point on the outline itself that is about 0 away).
   PointProjection nearest;
@@ -515,10 +513,12 @@ PointProjection closest_point(const Compound& shape, const Transform& transform,
     nearest.signed_distance = -std::numeric_limits<Real>::max();
     auto covered = [&](Vec2 surface, Vec2 outward, int owner) {
       const Vec2 probe = surface + 2 * tolerance * outward;
-      for (int other = 0; other < static_cast<int>(children.size()); ++other) {
-        if (other != owner && shape.child_boxes()[other].contains(probe) && project(other, probe).signed_distance < -tolerance) return true;
-      }
-      return false;
+      bool inside_another = false;
+      detail::for_each_child_overlapping(shape, Aabb{probe, probe}, [&](int other) {
+        inside_another = other != owner && project(other, probe).signed_distance < -tolerance;
+        return !inside_another;
+      });
+      return inside_another;
     };
     // A corner is on the outline when some point close around it is outside every child (probes
     // at 32 angles: a notch narrower than about 11 degrees can be missed).
@@ -528,9 +528,10 @@ PointProjection closest_point(const Compound& shape, const Transform& transform,
         const Real angle = Real(2 * 3.14159265358979323846) * Real(k) / Real(probes);
         const Vec2 probe = corner + 2 * tolerance * Vec2{std::cos(angle), std::sin(angle)};
         bool outside = true;
-        for (int other = 0; other < static_cast<int>(children.size()) && outside; ++other) {
-          outside = !shape.child_boxes()[other].contains(probe) || project(other, probe).signed_distance > 0;
-        }
+        detail::for_each_child_overlapping(shape, Aabb{probe, probe}, [&](int other) {
+          outside = project(other, probe).signed_distance > 0;
+          return outside;
+        });
         if (outside) return true;
       }
       return false;
