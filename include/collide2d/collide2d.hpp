@@ -16,4 +16,5 @@
 #include "collide2d/result.hpp"
 #include "collide2d/shapes.hpp"
 #include "collide2d/support.hpp"
+#include "collide2d/tolerance.hpp"
 #include "collide2d/world.hpp"
