@@ -20,6 +20,7 @@
 #include <utility>
 
 #include "collide2d/shapes.hpp"
+#include "collide2d/tolerance.hpp"
 #include "compound_internal.hpp"
 
 namespace collide2d {
@@ -122,7 +123,6 @@ Result<Compound> make_compound(std::vector<CompoundChild> children) {
   build_tree(compound.tree_, compound.child_boxes_, order, 0, count);
 
   // Seams.
-  const Real probe_distance = 32 * relative_tolerance * compound.reach_;
   compound.first_edge_flag_.assign(count, -1);
   for (std::size_t i = 0; i < count; ++i) {
     const Polygon* polygon = std::get_if<Polygon>(&compound.children_[i].shape);
@@ -130,10 +130,14 @@ Result<Compound> make_compound(std::vector<CompoundChild> children) {
     compound.first_edge_flag_[i] = static_cast<int>(compound.internal_edges_.size());
     const Transform& placement = compound.children_[i].transform;
     for (int edge = 0; edge < polygon->count(); ++edge) {
+      // A few touching bands of the edge's own coordinates (compound frame).
+      const Vec2 start = transform_point(placement, polygon->vertices()[edge]);
+      const Vec2 end = transform_point(placement, polygon->vertices()[(edge + 1) % polygon->count()]);
+      const Real probe_distance = 4 * contact_tolerance(std::max(coordinate_magnitude(start), coordinate_magnitude(end)) + polygon->radius());
       const Vec2 outward = rotate(placement.rotation, polygon->normals()[edge]);
       const Vec2 push = (polygon->radius() + probe_distance) * outward;
-      const Vec2 from = transform_point(placement, polygon->vertices()[edge]) + push;
-      const Vec2 to = transform_point(placement, polygon->vertices()[(edge + 1) % polygon->count()]) + push;
+      const Vec2 from = start + push;
+      const Vec2 to = end + push;
       std::vector<std::pair<Real, Real>> stretches;
       detail::for_each_child_overlapping(compound, Aabb{min(from, to), max(from, to)}, [&](int other) {
         if (other == static_cast<int>(i)) return true;

@@ -216,7 +216,7 @@ class DynamicTree final : public BroadPhase {
   }
 
   static constexpr Real motion_stretch = 4;  // fat boxes reach this many moves' displacement ahead
-  Aabb fatten(const Aabb& box) const { return {box.lower - Vec2{margin_, margin_}, box.upper + Vec2{margin_, margin_}}; }
+  Aabb fatten(const Aabb& box) const { return box.expanded(margin_); }
 
   /// Depth-first search pruned by `accepts` on fat boxes; leaves are decided on tight boxes.
   template <class Accepts>

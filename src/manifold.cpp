@@ -17,7 +17,10 @@
 
 #include <cmath>
 
+#include <algorithm>
+
 #include "collide2d/algorithms.hpp"
+#include "collide2d/tolerance.hpp"
 #include "polygon_view.hpp"
 
 namespace collide2d {
@@ -26,18 +29,19 @@ namespace {
 using detail::PolygonView;
 using detail::SegmentCore;
 
-/// Feature id of a clipped point: reference edge, incident edge, which incident end, whether B
-/// held the reference face, and the kind of contact. Unique for shapes of up to 2048 vertices.
-enum class ContactKind : std::uint32_t { clipped = 0, closest_points = 1, circle = 2 };
-std::uint32_t feature_id(ContactKind kind, int reference_feature, int incident_feature, int end, bool b_is_reference) {
-  return (static_cast<std::uint32_t>(reference_feature) & 0x7FFu) | (static_cast<std::uint32_t>(incident_feature) & 0x7FFu) << 11 |
-         static_cast<std::uint32_t>(end & 1) << 22 | static_cast<std::uint32_t>(b_is_reference) << 23 |
-         static_cast<std::uint32_t>(kind) << 24;
+using detail::ContactKind;
+using detail::feature_id;
+
+/// A bound on every coordinate_magnitude two shapes reach in A's frame (B placed by b_to_a): it
+/// only widens the cheap early rejection, never a touching decision.
+Real pair_magnitude_bound(Real reach_a, Real reach_b, const Transform& b_to_a) {
+  return reach_a + reach_b + coordinate_magnitude(b_to_a.position);
 }
 
-/// Pair tolerance in length units: the relative tolerance of the coordinates involved.
-Real pair_tolerance(Real reach_a, Real reach_b, const Transform& b_to_a) {
-  return relative_tolerance * (reach_a + reach_b + length(b_to_a.position));
+/// The largest coordinate_magnitude of face `edge`'s two vertices, placed by `transform`.
+Real face_magnitude(const PolygonView& view, int edge, const Transform& transform) {
+  return std::max(coordinate_magnitude(transform_point(transform, view.vertices[edge])),
+                  coordinate_magnitude(transform_point(transform, view.vertices[(edge + 1) % view.count()])));
 }
 
 /// Expresses an A-frame manifold in world coordinates.
@@ -49,7 +53,7 @@ Manifold to_world(Manifold manifold, const Transform& transform_a) {
 
 /// The single contact between two closest core points, radii applied (A's frame).
 Manifold closest_point_contact(Vec2 core_a, Vec2 core_b, Vec2 normal, Real core_distance, Real radius_a, Real radius_b,
-                               std::uint32_t id) {
+                               FeatureId id) {
   Manifold manifold;
   manifold.normal = normal;
   const Vec2 surface_a = core_a + radius_a * normal, surface_b = core_b - radius_b * normal;
@@ -79,8 +83,7 @@ Manifold clip_against_reference(const PolygonView& a, const PolygonView& b, cons
   const PolygonView& reference = b_is_reference ? b : a;
   const PolygonView& incident = b_is_reference ? a : b;
   const Transform incident_to_reference = b_is_reference ? inverse_compose(b_to_a, Transform{}) : b_to_a;
-  Manifold manifold = detail::clip_incident_edge(reference, reference_axis.edge, incident, incident_to_reference, tolerance, options,
-                                                 b_is_reference);
+  Manifold manifold = detail::clip_incident_edge(reference, reference_axis.edge, incident, incident_to_reference, options, b_is_reference);
   if (b_is_reference) {  // the points are in B's frame and the normal runs from B to A
     manifold.normal = reference_normal_in_a;
     for (int i = 0; i < manifold.point_count; ++i) manifold.points[i].point = transform_point(b_to_a, manifold.points[i].point);
@@ -92,8 +95,14 @@ Manifold clip_against_reference(const PolygonView& a, const PolygonView& b, cons
 
 namespace detail {
 
+FeatureId feature_id(ContactKind kind, int reference_feature, int incident_feature, int end, bool b_is_reference) {
+  constexpr FeatureId index_mask = (FeatureId(1) << 28) - 1;
+  return (static_cast<FeatureId>(reference_feature) & index_mask) | (static_cast<FeatureId>(incident_feature) & index_mask) << 28 |
+         static_cast<FeatureId>(end & 1) << 56 | static_cast<FeatureId>(b_is_reference) << 57 | static_cast<FeatureId>(kind) << 58;
+}
+
 Manifold clip_incident_edge(const PolygonView& reference, int reference_edge, const PolygonView& incident,
-                            const Transform& incident_to_reference, Real tolerance, const CollideOptions& options, bool flipped_roles) {
+                            const Transform& incident_to_reference, const CollideOptions& options, bool flipped_roles) {
   const Real radii = reference.radius + incident.radius;
   const Vec2 normal = reference.normals[reference_edge];
   const Vec2 v1 = reference.vertices[reference_edge];
@@ -107,6 +116,9 @@ Manifold clip_incident_edge(const PolygonView& reference, int reference_edge, co
       dot(incident.normals[before], normal_in_incident) < dot(incident.normals[deepest], normal_in_incident) ? before : deepest;
   std::array<Vec2, 2> ends = {transform_point(incident_to_reference, incident.vertices[incident_edge]),
                               transform_point(incident_to_reference, incident.vertices[(incident_edge + 1) % incident.count()])};
+  const Real tolerance = contact_tolerance(std::max({coordinate_magnitude(v1), coordinate_magnitude(v2), coordinate_magnitude(ends[0]),
+                                                     coordinate_magnitude(ends[1])}) +
+                                           radii);
 
   const Vec2 tangent = normalize(v2 - v1);
   const Real lower = dot(tangent, v1), upper = dot(tangent, v2);
@@ -144,12 +156,14 @@ Manifold clip_incident_edge(const PolygonView& reference, int reference_edge, co
 namespace {
 
 Manifold collide_views(const PolygonView& a, const PolygonView& b, const Transform& b_to_a, const CollideOptions& options) {
-  const Real tolerance = pair_tolerance(a.reach(), b.reach(), b_to_a);
   const Real radii = a.radius + b.radius;
-  const Real keep_within = radii + options.speculative_distance + tolerance;
-  const detail::SatAxes axes = detail::find_separating_axes(a, b, b_to_a, nullptr, keep_within);
-  if (axes.of_a.separation > keep_within || axes.of_b.separation > keep_within) return {};
+  const Real cull_within = radii + options.speculative_distance + contact_tolerance(pair_magnitude_bound(a.reach(), b.reach(), b_to_a) + radii);
+  const detail::SatAxes axes = detail::find_separating_axes(a, b, b_to_a, nullptr, cull_within);
+  if (axes.of_a.separation > cull_within || axes.of_b.separation > cull_within) return {};
 
+  // The two candidate reference faces are the features involved: their round-off decides.
+  const Real tolerance = contact_tolerance(std::max(face_magnitude(a, axes.of_a.edge, Transform{}), face_magnitude(b, axes.of_b.edge, b_to_a)) + radii);
+  const Real keep_within = radii + options.speculative_distance + tolerance;
   const bool b_preferred = axes.of_b.separation > axes.of_a.separation + 16 * tolerance;
   Manifold manifold = clip_against_reference(a, b, b_to_a, axes, b_preferred, tolerance, options);
   // The hysteresis kept A's face although B's separates more: when nothing of B lies in front of
@@ -170,20 +184,19 @@ Manifold collide_views(const PolygonView& a, const PolygonView& b, const Transfo
 }
 
 /// A circle (centre given in the view's frame) against a polygon-like shape; normal from the view to the circle.
-Manifold collide_view_circle(const PolygonView& shape, Vec2 center, Real circle_radius, const Real tolerance,
-                             const CollideOptions& options) {
+Manifold collide_view_circle(const PolygonView& shape, Vec2 center, Real circle_radius, const CollideOptions& options) {
   const Real radii = shape.radius + circle_radius;
   const detail::CoreFeature nearest = detail::nearest_core_feature(shape, center);
+  const Real tolerance = contact_tolerance(nearest.magnitude + radii);
   if (nearest.signed_distance > radii + options.speculative_distance + tolerance) return {};
   const Vec2 core_point = nearest.core_point, normal = nearest.normal;
   const Real core_distance = nearest.signed_distance;
-  const int feature = nearest.feature;
   Manifold manifold;
   manifold.normal = normal;
   const Vec2 surface_shape = core_point + shape.radius * normal;
   const Vec2 surface_circle = center - circle_radius * normal;
   manifold.points[0] = {Real(0.5) * (surface_shape + surface_circle), core_distance - radii,
-                        feature_id(ContactKind::circle, feature, 0, 0, false)};
+                        feature_id(ContactKind::circle, nearest.feature, 0, nearest.at_vertex ? 1 : 0, false)};
   manifold.point_count = 1;
   return manifold;
 }
@@ -192,8 +205,7 @@ Manifold collide_view_circle(const PolygonView& shape, Vec2 center, Real circle_
 Manifold collide_circle_with(const Circle& a, const Transform& transform_a, const PolygonView& b, const Transform& transform_b,
                              const CollideOptions& options) {
   const Transform a_to_b = inverse_compose(transform_b, transform_a);
-  const Real tolerance = pair_tolerance(size_scale(a), b.reach(), a_to_b);
-  Manifold manifold = collide_view_circle(b, transform_point(a_to_b, a.center), a.radius, tolerance, options);
+  Manifold manifold = collide_view_circle(b, transform_point(a_to_b, a.center), a.radius, options);
   manifold.normal = -manifold.normal;  // the view-to-circle normal, turned to run from A (the circle) to B
   return to_world(manifold, transform_b);
 }
@@ -220,8 +232,8 @@ Manifold collide_polygon_views(const PolygonView& a, const Transform& transform_
 
 Manifold collide(const Circle& a, const Transform& transform_a, const Circle& b, const Transform& transform_b, const CollideOptions& options) {
   const Transform b_to_a = inverse_compose(transform_a, transform_b);
-  const Real tolerance = pair_tolerance(size_scale(a), size_scale(b), b_to_a);
   const Vec2 center_b = transform_point(b_to_a, b.center);
+  const Real tolerance = circles_contact_tolerance(a.center, center_b, a.radius + b.radius);
   const Vec2 offset = center_b - a.center;
   const Real center_distance = length(offset);
   if (center_distance - a.radius - b.radius > options.speculative_distance + tolerance) return {};

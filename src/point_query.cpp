@@ -9,6 +9,9 @@
 // checked. Rounded shapes subtract their radius from the core distance.
 #include "collide2d/point_query.hpp"
 
+#include <algorithm>
+
+#include "collide2d/tolerance.hpp"
 #include "polygon_view.hpp"
 
 namespace collide2d {
@@ -24,13 +27,15 @@ CoreFeature nearest_core_feature(const PolygonView& core, Vec2 point) {
       face = i;
     }
   }
-  CoreFeature nearest{point - face_separation * core.normals[face], core.normals[face], face_separation, face};
+  const Vec2 v1 = core.vertices[face], v2 = core.vertices[(face + 1) % core.count()];
+  const Real magnitude = std::max({coordinate_magnitude(point), coordinate_magnitude(v1), coordinate_magnitude(v2)});
+  CoreFeature nearest{point - face_separation * core.normals[face], core.normals[face], face_separation, face, false, magnitude};
   if (face_separation > 0 || core.count() == 2) {  // outside, even by less than the tolerance: a vertex may be nearer
-    const Vec2 v1 = core.vertices[face], v2 = core.vertices[(face + 1) % core.count()];
     const Real past_v1 = dot(point - v1, v2 - v1), past_v2 = dot(point - v2, v1 - v2);
     if ((past_v1 <= 0 || past_v2 <= 0) && point != (past_v1 <= 0 ? v1 : v2)) {
       nearest.core_point = past_v1 <= 0 ? v1 : v2;
-      nearest.feature = 0x400 + (past_v1 <= 0 ? face : (face + 1) % core.count());
+      nearest.feature = past_v1 <= 0 ? face : (face + 1) % core.count();
+      nearest.at_vertex = true;
       nearest.signed_distance = distance(nearest.core_point, point);
       nearest.normal = (Real(1) / nearest.signed_distance) * (point - nearest.core_point);
     }

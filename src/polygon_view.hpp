@@ -54,7 +54,9 @@ struct CoreFeature {
   Vec2 core_point;         // nearest point of the core's boundary (the point itself projected when inside)
   Vec2 normal;             // outward unit normal there: from core_point toward the point when outside
   Real signed_distance;    // distance from the core's boundary: > 0 outside, <= 0 inside (a segment core has no inside)
-  int feature;             // edge index, or 0x400 + vertex index when a vertex is nearest
+  int feature;             // the nearest edge's index, or the nearest vertex's index when at_vertex
+  bool at_vertex;          // true when a vertex, not the inside of an edge, is nearest
+  Real magnitude;          // largest coordinate_magnitude of the point and the feature's vertices (core frame)
 };
 // The face of largest separation and its Voronoi regions (face, either end vertex) give the
 // nearest feature (a point outside the face, by however little, may be nearer one of its ends).
@@ -74,8 +76,13 @@ SatAxes find_separating_axes(const PolygonView& a, const PolygonView& b, const T
 // edge of `incident` most opposed to the face normal is clipped to the face's side planes; ends
 // within the speculative distance become points midway between the surfaces. All in the
 // reference frame, normal from reference to incident; empty when the incident edge lies beside
-// the face. `flipped_roles` is recorded in the feature ids (true when the reference is shape B).
+// the face. The touching band is the contact tolerance of the face's and the incident edge's
+// vertices. `flipped_roles` is recorded in the feature ids (true when the reference is shape B).
 Manifold clip_incident_edge(const PolygonView& reference, int reference_edge, const PolygonView& incident,
-                            const Transform& incident_to_reference, Real tolerance, const CollideOptions& options, bool flipped_roles);
+                            const Transform& incident_to_reference, const CollideOptions& options, bool flipped_roles);
+
+// The feature id of a contact point (see FeatureId in manifold.hpp).
+enum class ContactKind : std::uint64_t { clipped = 0, closest_points = 1, circle = 2 };
+FeatureId feature_id(ContactKind kind, int reference_feature, int incident_feature, int end, bool b_is_reference);
 
 }  // namespace collide2d::detail

@@ -67,7 +67,7 @@ struct GjkResult {
   bool overlapping = false; ///< the cores share a point (distance within the tolerance of 0)
   bool stopped_early = false; ///< stopped at options.separation_limit; distance is a lower bound then
   Simplex simplex;          ///< the final simplex, the starting point for EPA
-  Real tolerance = 0;       ///< the size-scaled tolerance used (length units)
+  Real tolerance = 0;       ///< the touching band used: contact_tolerance of the final simplex's support points plus the radii (length units)
   int iterations = 0;       ///< support evaluations made
   IterationStatus status = IterationStatus::converged;
 };

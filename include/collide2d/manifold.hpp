@@ -15,11 +15,16 @@
 
 namespace collide2d {
 
+/// Which features (edges, vertices) of the two shapes made a contact point: the reference and
+/// incident feature indices (28 bits each, so unique for polygons of up to 2^28 vertices), which
+/// end of the incident edge, which shape held the reference face, and the kind of contact.
+using FeatureId = std::uint64_t;
+
 /// One contact point of a manifold.
 struct ManifoldPoint {
   Vec2 point;            ///< world point midway between the two surfaces at this contact
   Real separation = 0;   ///< signed gap between the surfaces along the normal: < 0 overlapping, > 0 apart
-  std::uint32_t id = 0;  ///< which features (edges, vertices) made the point; unchanged under small motion
+  FeatureId id = 0;      ///< which features made the point; unchanged under small motion that keeps them
 };
 
 /// A contact manifold between shapes A and B.

@@ -67,6 +67,15 @@ inline Real length(Vec2 a) {
 inline Real distance(Vec2 a, Vec2 b) { return length(b - a); }
 /// Linear interpolation a + t (b - a).
 constexpr Vec2 lerp(Vec2 a, Vec2 b, Real t) { return {a.x + t * (b.x - a.x), a.y + t * (b.y - a.y)}; }
+/// The parameter t in [0, 1] of the point `from + t (to - from)` of a segment nearest `point`;
+/// 0 for a segment of zero length. Every closest-point-on-a-segment in the library uses it.
+inline Real closest_parameter_on_segment(Vec2 from, Vec2 to, Vec2 point) {
+  const Vec2 along = to - from;
+  const Real length2 = dot(along, along);
+  if (!(length2 > 0)) return 0;
+  const Real t = dot(point - from, along) / length2;
+  return t < 0 ? Real(0) : (t > 1 ? Real(1) : t);
+}
 /// Componentwise minimum.
 constexpr Vec2 min(Vec2 a, Vec2 b) { return {a.x < b.x ? a.x : b.x, a.y < b.y ? a.y : b.y}; }
 /// Componentwise maximum.
@@ -147,6 +156,8 @@ struct Aabb {
   constexpr Vec2 center() const { return Real(0.5) * (lower + upper); }
   /// Half the width and half the height.
   constexpr Vec2 half_extents() const { return Real(0.5) * (upper - lower); }
+  /// The box grown by `margin` (length units) on every side.
+  constexpr Aabb expanded(Real margin) const { return {lower - Vec2{margin, margin}, upper + Vec2{margin, margin}}; }
   friend constexpr bool operator==(const Aabb&, const Aabb&) = default;
 };
 

@@ -4,11 +4,12 @@
 #include <type_traits>
 
 #include "collide2d/algorithms.hpp"
+#include "collide2d/tolerance.hpp"
 
 namespace collide2d {
 
 /// True when A and B (world placements transform_a, transform_b) overlap or touch. Touching
-/// within the pair tolerance (docs/conventions.md) counts. Circles are analytic; every other
+/// within the contact tolerance of the features involved (docs/conventions.md) counts. Circles are analytic; every other
 /// pair runs GJK on the cores and stops as soon as a separating direction beyond the radii is
 /// found. Works for any ConvexSupport shape.
 template <ConvexSupport A, ConvexSupport B>
@@ -16,9 +17,8 @@ template <ConvexSupport A, ConvexSupport B>
   const Transform b_to_a = inverse_compose(transform_a, transform_b);
   const Real radii = a.rounding_radius() + b.rounding_radius();
   if constexpr (std::is_same_v<A, Circle> && std::is_same_v<B, Circle>) {
-    const Vec2 offset = transform_point(b_to_a, b.center) - a.center;
-    const Real tolerance = relative_tolerance * (length(a.center) + length(b.center) + length(b_to_a.position) + radii);
-    return length(offset) <= radii + tolerance;
+    const Vec2 center_b = transform_point(b_to_a, b.center);
+    return length(center_b - a.center) <= radii + circles_contact_tolerance(a.center, center_b, radii);
   } else {
     const GjkResult cores = gjk(a, b, b_to_a, {.separation_limit = radii});
     return !cores.stopped_early && cores.distance <= radii + cores.tolerance;

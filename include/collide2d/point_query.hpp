@@ -2,6 +2,7 @@
 #pragma once
 
 #include "collide2d/shapes.hpp"
+#include "collide2d/tolerance.hpp"
 
 namespace collide2d {
 
@@ -23,11 +24,12 @@ struct PointProjection {
 [[nodiscard]] PointProjection closest_point(const Compound& shape, const Transform& transform, Vec2 point);
 [[nodiscard]] PointProjection closest_point(const Shape& shape, const Transform& transform, Vec2 point);
 
-/// True when the world point is inside the shape or on its surface (within the size-scaled
-/// tolerance of docs/conventions.md). For any shape with a closest_point overload.
+/// True when the world point is inside the shape or on its surface (within the contact tolerance
+/// of the shape's and the point's coordinates in the shape's frame, docs/conventions.md). For any
+/// shape with a closest_point overload.
 template <class S>
 [[nodiscard]] bool contains(const S& shape, const Transform& transform, Vec2 point) {
-  const Real tolerance = relative_tolerance * (size_scale(shape) + length(point - transform.position));
+  const Real tolerance = contact_tolerance(size_scale(shape) + coordinate_magnitude(inverse_transform_point(transform, point)));
   return closest_point(shape, transform, point).signed_distance <= tolerance;
 }
 

@@ -37,6 +37,13 @@ constexpr Real round_off(Real magnitude) {
 /// largest coordinate_magnitude of the features involved, in A's frame.
 constexpr Real contact_tolerance(Real feature_magnitude) { return round_off(feature_magnitude); }
 
+/// The touching band of two circles (or points swept by radii) with centres `center_a` and
+/// `center_b` in one frame: the contact tolerance of the centres and the radii added.
+constexpr Real circles_contact_tolerance(Vec2 center_a, Vec2 center_b, Real radii) {
+  const Real magnitude_a = coordinate_magnitude(center_a), magnitude_b = coordinate_magnitude(center_b);
+  return contact_tolerance((magnitude_a > magnitude_b ? magnitude_a : magnitude_b) + radii);
+}
+
 /// Points of an outline closer than this are one point, and a vertex this close to the line
 /// through its neighbours is collinear; `outline_magnitude` is the largest coordinate_magnitude of
 /// the outline's points, in the frame they are given in.

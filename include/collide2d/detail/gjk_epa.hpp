@@ -19,6 +19,7 @@
 #include <cmath>
 
 #include "collide2d/detail/monotone_chain.hpp"
+#include "collide2d/tolerance.hpp"
 
 namespace collide2d {
 namespace detail {
@@ -33,10 +34,18 @@ MinkowskiVertex minkowski_support(const A& a, const B& b, const Transform& b_to_
   return vertex;
 }
 
-/// The largest coordinate magnitude of a vertex's support points: tolerances scale with it.
-inline Real coordinate_scale(const MinkowskiVertex& vertex) {
-  return std::max({std::abs(vertex.point_a.x), std::abs(vertex.point_a.y), std::abs(vertex.point_b.x),
-                   std::abs(vertex.point_b.y)});
+/// The largest coordinate_magnitude of a vertex's two support points (A's frame): the round-off of
+/// everything computed from the vertex scales with it.
+inline Real vertex_magnitude(const MinkowskiVertex& vertex) {
+  return std::max(coordinate_magnitude(vertex.point_a), coordinate_magnitude(vertex.point_b));
+}
+
+/// The contact tolerance of a simplex's features (A's frame), with the rounding radii the
+/// caller will add to the core distance.
+inline Real simplex_tolerance(const Simplex& simplex, Real radii) {
+  Real magnitude = 0;
+  for (int i = 0; i < simplex.count; ++i) magnitude = std::max(magnitude, vertex_magnitude(simplex.vertices[i]));
+  return contact_tolerance(magnitude + radii);
 }
 
 /// Reduces `simplex` to the sub-simplex whose Voronoi region holds the origin and returns the
@@ -119,14 +128,13 @@ template <ConvexSupport A, ConvexSupport B>
 GjkResult gjk(const A& a, const B& b, const Transform& b_to_a, const GjkOptions& options) {
   GjkResult result;
   Simplex& simplex = result.simplex;
-  Real scale = 0;
+  const Real radii = a.rounding_radius() + b.rounding_radius();
   if (options.cache != nullptr && options.cache->count > 0) {
     for (int i = 0; i < options.cache->count; ++i) {
       MinkowskiVertex& vertex = simplex.vertices[i];
       vertex.point_a = options.cache->local_a[i];
       vertex.point_b = transform_point(b_to_a, options.cache->local_b[i]);
       vertex.point = vertex.point_b - vertex.point_a;
-      scale = std::max(scale, detail::coordinate_scale(vertex));
     }
     simplex.count = options.cache->count;
   } else {
@@ -135,7 +143,6 @@ GjkResult gjk(const A& a, const B& b, const Transform& b_to_a, const GjkOptions&
     simplex.vertices[0] = detail::minkowski_support(a, b, b_to_a, toward_origin);
     simplex.count = 1;
     result.iterations = 1;
-    scale = detail::coordinate_scale(simplex.vertices[0]);
   }
 
   std::array<Real, 3> weights{};
@@ -145,7 +152,7 @@ GjkResult gjk(const A& a, const B& b, const Transform& b_to_a, const GjkOptions&
   for (;;) {
     closest = detail::reduce_simplex(simplex, weights);
     if (options.trace != nullptr) options.trace->push_back(simplex);
-    result.tolerance = relative_tolerance * std::max(scale, std::numeric_limits<Real>::min());
+    result.tolerance = detail::simplex_tolerance(simplex, radii);  // the features the answer comes from
     const Real closest_squared = length_squared(closest);
     if (simplex.count == 3 || closest_squared <= result.tolerance * result.tolerance) {
       result.overlapping = true;
@@ -171,14 +178,13 @@ GjkResult gjk(const A& a, const B& b, const Transform& b_to_a, const GjkOptions&
     }
     const MinkowskiVertex next = detail::minkowski_support(a, b, b_to_a, -direction);
     ++result.iterations;
-    scale = std::max(scale, detail::coordinate_scale(next));
     const Real lower_bound = dot(next.point, direction);  // every point of D is at least this far
     if (options.separation_limit >= 0 && lower_bound > options.separation_limit + result.tolerance) {
       result.stopped_early = true;
       closest_length = lower_bound;  // report the proven lower bound, as GjkResult documents
       break;
     }
-    if (closest_length - lower_bound <= std::max(result.tolerance, relative_tolerance * closest_length)) break;
+    if (closest_length - lower_bound <= std::max(result.tolerance, round_off(closest_length))) break;
     bool repeated = false;
     for (int i = 0; i < simplex.count; ++i) repeated = repeated || simplex.vertices[i].point == next.point;
     if (repeated) break;
@@ -214,10 +220,10 @@ EpaResult epa(const A& a, const B& b, const Transform& b_to_a, const Simplex& st
   int candidate_count = 0;
   for (int i = 0; i < start.count; ++i) candidates[candidate_count++] = start.vertices[i];
   Real scale = 0;
-  for (int i = 0; i < candidate_count; ++i) scale = std::max(scale, detail::coordinate_scale(candidates[i]));
+  for (int i = 0; i < candidate_count; ++i) scale = std::max(scale, detail::vertex_magnitude(candidates[i]));
   const bool flat = start.count < 3 || std::abs(cross(start.vertices[1].point - start.vertices[0].point,
                                                        start.vertices[2].point - start.vertices[0].point)) <=
-                                           relative_tolerance * scale * scale;
+                                           round_off(scale) * scale;
   if (flat) {
     for (Vec2 direction : {Vec2{1, 0}, Vec2{-1, 0}, Vec2{0, 1}, Vec2{0, -1}}) candidates[candidate_count++] = support(direction);
     if (start.count >= 2) {
@@ -229,8 +235,8 @@ EpaResult epa(const A& a, const B& b, const Transform& b_to_a, const Simplex& st
     }
     result.iterations = 1;
   }
-  for (int i = 0; i < candidate_count; ++i) scale = std::max(scale, detail::coordinate_scale(candidates[i]));
-  const Real tolerance = relative_tolerance * std::max(scale, std::numeric_limits<Real>::min());
+  for (int i = 0; i < candidate_count; ++i) scale = std::max(scale, detail::vertex_magnitude(candidates[i]));
+  const Real tolerance = contact_tolerance(scale);
   int count = detail::monotone_chain(candidates.data(), candidate_count, polytope.data(),
                                      [](const MinkowskiVertex& vertex) { return vertex.point; });
 
@@ -246,11 +252,8 @@ EpaResult epa(const A& a, const B& b, const Transform& b_to_a, const Simplex& st
     const MinkowskiVertex& first = polytope[0];
     const MinkowskiVertex& last = polytope[count - 1];
     const Vec2 along = last.point - first.point;
-    Real t = 0;
-    if (length_squared(along) > 0) {
-      t = std::clamp(-dot(first.point, along) / length_squared(along), Real(0), Real(1));
-      result.normal = normalize(left_perpendicular(along));
-    }
+    const Real t = closest_parameter_on_segment(first.point, last.point, Vec2{});
+    if (length_squared(along) > 0) result.normal = normalize(left_perpendicular(along));
     result.point_a = lerp(first.point_a, last.point_a, t);
     result.point_b = lerp(first.point_b, last.point_b, t);
     return result;
@@ -305,8 +308,7 @@ EpaResult epa(const A& a, const B& b, const Transform& b_to_a, const Simplex& st
 
   const MinkowskiVertex& first = polytope[nearest];
   const MinkowskiVertex& second = polytope[(nearest + 1) % count];
-  const Vec2 edge = second.point - first.point;
-  const Real t = std::clamp(-dot(first.point, edge) / length_squared(edge), Real(0), Real(1));
+  const Real t = closest_parameter_on_segment(first.point, second.point, Vec2{});
   result.depth = std::max(nearest_distance, Real(0));
   result.normal = -nearest_normal;
   result.point_a = lerp(first.point_a, second.point_a, t);

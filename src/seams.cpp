@@ -1,0 +1,273 @@
+// seams.cpp — keeping a compound's contacts off its seams.
+//
+// The rule (after the idea of Bullet's internal-edge utility and Jolt's internal-edge removal,
+// done here with the compound's own geometry and seam flags). A seam is an edge of a piece that
+// another piece covers (Compound::is_internal_edge); the solid's surface does not run there, so
+// no contact may push along a seam's normal. For one compound side, with the shape on the far
+// side taken one convex part at a time:
+//   1. A manifold whose normal is the normal of one of its child's outside faces (not a seam) is
+//      a face contact: it is kept, and the face's two ends are "voided" for that far part.
+//   2. Any other manifold with the same far part whose child feature facing the normal (a seam or
+//      a corner) touches a voided point is dropped: a face contact already holds the part there.
+//   3. Otherwise it is kept if the compound's outline allows its normal at every contact point: a
+//      point q on the child's surface with outward normal n is allowed when every other child
+//      that q lies on allows n too (a child with q inside allows nothing, a child with q inside
+//      one of its faces allows only that face's normal, a child with q at a corner allows the
+//      normals between its two edges' normals).
+//   4. Else it is recomputed against the child's outside face that separates most (clipping the
+//      far part's incident edge to it, or projecting a point core onto it); a child with no
+//      outside face gives none.
+// Voiding is per far part: with a compound on both sides, a face contact on one far piece says
+// nothing about another far piece.
+//
+// Tolerances (docs/conventions.md): a contact point is on a child, or at its corner, within the
+// contact tolerance of the point's coordinates in the compound's frame; two unit normals are the
+// same direction within direction_tolerance, and a normal is inside a corner's cone within the
+// sine of that same angle.
+#include "seams.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+#include "collide2d/point_query.hpp"
+#include "collide2d/tolerance.hpp"
+#include "compound_internal.hpp"
+#include "polygon_view.hpp"
+
+namespace collide2d::detail {
+namespace {
+
+/// Two unit normals whose dot product is at least this are the same direction.
+constexpr Real same_direction_cosine = Real(1) - direction_tolerance;
+
+/// The sine of the angle same_direction_cosine allows: the slack of the corner cones.
+inline Real cone_slack_sine() { return std::sqrt(2 * direction_tolerance); }
+
+/// The band within which a point of magnitude `magnitude` (compound frame) is on a surface.
+Real on_surface_tolerance(Vec2 point) { return contact_tolerance(coordinate_magnitude(point)); }
+
+/// True when `normal` (unit) lies in the cone from `first` counter-clockwise to `last` (unit
+/// normals less than half a turn apart), widened by the slack.
+bool in_normal_cone(Vec2 normal, Vec2 first, Vec2 last) {
+  if (dot(first, last) >= same_direction_cosine) return dot(normal, first) >= same_direction_cosine;
+  const Real slack = cone_slack_sine();
+  return cross(first, normal) >= -slack && cross(normal, last) >= -slack && dot(normal, first + last) >= 0;
+}
+
+/// Does `child` (compound frame) allow an outward surface normal at q (compound frame)?
+bool child_allows(const CompoundChild& child, Vec2 q, Vec2 normal, Real tolerance) {
+  const PointProjection nearest = closest_point_on_child(child, q);
+  if (nearest.signed_distance < -tolerance) return false;  // q is inside this child: not the outline
+  if (nearest.signed_distance > tolerance) return true;    // q is not on this child
+  if (const Polygon* polygon = std::get_if<Polygon>(&child.shape); polygon != nullptr && polygon->radius() == 0) {
+    const int count = polygon->count();
+    for (int i = 0; i < count; ++i) {
+      if (length(transform_point(child.transform, polygon->vertices()[i]) - q) <= tolerance) {
+        const Vec2 before = rotate(child.transform.rotation, polygon->normals()[(i + count - 1) % count]);
+        const Vec2 after = rotate(child.transform.rotation, polygon->normals()[i]);
+        return in_normal_cone(normal, before, after);
+      }
+    }
+  }
+  return dot(normal, nearest.normal) >= same_direction_cosine;
+}
+
+/// The point of the compound side's surface at a manifold point, in the compound's frame.
+Vec2 surface_point(const Manifold& manifold, const ManifoldPoint& point, const Transform& transform, bool compound_is_a) {
+  const Real half_gap = Real(0.5) * point.separation;
+  const Vec2 surface = compound_is_a ? point.point - half_gap * manifold.normal : point.point + half_gap * manifold.normal;
+  return inverse_transform_point(transform, surface);
+}
+
+/// Does the compound's outline allow every point of a manifold between its child `child` and
+/// another shape? `compound_is_a` tells which side of the manifold the compound is on.
+bool outline_allows(const Compound& compound, const Transform& transform, int child, const Manifold& manifold, bool compound_is_a) {
+  const Vec2 outward = inverse_rotate(transform.rotation, compound_is_a ? manifold.normal : -manifold.normal);
+  for (int i = 0; i < manifold.point_count; ++i) {
+    const Vec2 q = surface_point(manifold, manifold.points[i], transform, compound_is_a);
+    const Real tolerance = on_surface_tolerance(q);
+    bool allowed = true;
+    for_each_child_overlapping(compound, Aabb{q, q}.expanded(tolerance), [&](int other) {
+      if (other != child) allowed = child_allows(compound.children()[other], q, outward, tolerance);
+      return allowed;
+    });
+    if (!allowed) return false;
+  }
+  return true;
+}
+
+/// The manifold between polygon child `child` (placed at `placed`) and another convex shape,
+/// using as reference the child's face on the compound's outside that separates most. Normal
+/// from the child to the other shape, in the frame `placed` maps into; empty when the child has
+/// no outside face or the other shape lies beside that face.
+template <class Other>
+Manifold collide_on_outside_face(const Compound& compound, int child, const Polygon& piece, const Transform& placed, const Other& other,
+                                 const Transform& placed_other, const CollideOptions& options) {
+  const Transform other_to_piece = inverse_compose(placed, placed_other);
+  int best_face = -1;
+  Real best_separation = -std::numeric_limits<Real>::max();
+  Vec2 best_deepest;
+  for (int face = 0; face < piece.count(); ++face) {
+    if (compound.is_internal_edge(child, face)) continue;
+    const Vec2 normal = piece.normals()[face];
+    const Vec2 deepest = transform_point(other_to_piece, other.support(inverse_rotate(other_to_piece.rotation, -normal)));
+    const Real separation = dot(normal, deepest - piece.vertices()[face]);
+    if (separation > best_separation) {
+      best_separation = separation;
+      best_face = face;
+      best_deepest = deepest;
+    }
+  }
+  if (best_face < 0) return {};
+  const Real radii = piece.radius() + other.rounding_radius();
+  const Vec2 v1 = piece.vertices()[best_face], v2 = piece.vertices()[(best_face + 1) % piece.count()];
+  const Real tolerance =
+      contact_tolerance(std::max({coordinate_magnitude(v1), coordinate_magnitude(v2), coordinate_magnitude(best_deepest)}));
+  if (best_separation - radii > options.speculative_distance + tolerance) return {};
+
+  const PolygonView reference = view_of(piece);
+  Manifold manifold;
+  auto clip_against = [&](const PolygonView& incident) {
+    manifold = clip_incident_edge(reference, best_face, incident, other_to_piece, options, false);
+  };
+  auto point_against = [&](Vec2 center_in_other, Real radius) {  // a point core: project it onto the face
+    const Vec2 center = transform_point(other_to_piece, center_in_other);
+    const Vec2 normal = piece.normals()[best_face];
+    const Real core_separation = dot(normal, center - v1);
+    if (core_separation - piece.radius() - radius > options.speculative_distance + tolerance) return;
+    manifold.normal = normal;
+    manifold.points[0] = {center - Real(0.5) * (radius + core_separation - piece.radius()) * normal,
+                          core_separation - piece.radius() - radius, static_cast<FeatureId>(best_face)};
+    manifold.point_count = 1;
+  };
+  if constexpr (std::is_same_v<Other, Circle>) {
+    point_against(other.center, other.radius);
+  } else if constexpr (std::is_same_v<Other, Polygon>) {
+    clip_against(view_of(other));
+  } else {  // capsule or segment: a two-vertex core, or a point when its ends coincide
+    if (other.a == other.b) {
+      point_against(other.a, other.rounding_radius());
+    } else {
+      clip_against(SegmentCore(other.a, other.b).view(other.rounding_radius()));
+    }
+  }
+  if (manifold.point_count == 0) {  // the incident edge lies beside the face (a shape sunk deep): its deepest point
+    const Vec2 normal = piece.normals()[best_face];
+    point_against(other.support(inverse_rotate(other_to_piece.rotation, -normal)), other.rounding_radius());
+  }
+  manifold.normal = rotate(placed.rotation, manifold.normal);
+  for (int i = 0; i < manifold.point_count; ++i) manifold.points[i].point = transform_point(placed, manifold.points[i].point);
+  return manifold;
+}
+
+/// A child manifold seen from one compound side: which child, which part of the far side, and
+/// the outward normal (compound frame).
+struct SeamView {
+  int child;
+  int far_part;
+  Vec2 outward;
+};
+
+SeamView seam_view(const ChildManifold& entry, const Transform& transform, bool compound_is_a) {
+  return {compound_is_a ? entry.child_a : entry.child_b, compound_is_a ? entry.child_b : entry.child_a,
+          inverse_rotate(transform.rotation, compound_is_a ? entry.manifold.normal : -entry.manifold.normal)};
+}
+
+/// The outside face (not a seam) of polygon child `child` whose normal is `outward` (compound
+/// frame) within direction_tolerance, or -1.
+int matching_outside_face(const Compound& compound, int child, Vec2 outward) {
+  const Polygon* polygon = std::get_if<Polygon>(&compound.children()[child].shape);
+  if (polygon == nullptr) return -1;
+  const Vec2 local = inverse_rotate(compound.children()[child].transform.rotation, outward);
+  for (int face = 0; face < polygon->count(); ++face) {
+    if (!compound.is_internal_edge(child, face) && dot(polygon->normals()[face], local) >= same_direction_cosine) return face;
+  }
+  return -1;
+}
+
+/// A face end voided by a face contact with one part of the far side (compound frame).
+struct VoidedPoint {
+  int far_part;
+  Vec2 point;
+};
+
+/// Is the feature of polygon child `child` that faces `outward` (the edge whose normal matches,
+/// else the farthest vertex) touched by a point voided for the same far part?
+bool feature_is_voided(const Compound& compound, const SeamView& view, const std::vector<VoidedPoint>& voided) {
+  const Polygon* polygon = std::get_if<Polygon>(&compound.children()[view.child].shape);
+  if (polygon == nullptr || voided.empty()) return false;
+  const Transform& placement = compound.children()[view.child].transform;
+  const Vec2 local = inverse_rotate(placement.rotation, view.outward);
+  const int count = polygon->count();
+  const int vertex = polygon->support_index(local);
+  Vec2 from = polygon->vertices()[vertex], to = from;
+  for (const int edge : {(vertex + count - 1) % count, vertex}) {
+    if (dot(polygon->normals()[edge], local) >= same_direction_cosine) {
+      from = polygon->vertices()[edge];
+      to = polygon->vertices()[(edge + 1) % count];
+    }
+  }
+  from = transform_point(placement, from);
+  to = transform_point(placement, to);
+  for (const VoidedPoint& entry : voided) {
+    if (entry.far_part != view.far_part) continue;
+    const Vec2 nearest = lerp(from, to, closest_parameter_on_segment(from, to, entry.point));
+    if (length(nearest - entry.point) <= on_surface_tolerance(entry.point)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void resolve_seams(const Compound& compound, const Transform& transform, bool compound_is_a, const Shape& other,
+                   const Transform& other_transform, std::vector<ChildManifold>& manifolds, std::size_t first,
+                   const CollideOptions& options) {
+  std::vector<VoidedPoint> voided;
+  std::vector<bool> face_contact(manifolds.size() - first, false);
+  for (std::size_t i = first; i < manifolds.size(); ++i) {
+    if (manifolds[i].manifold.point_count == 0) continue;  // dropped by the other side's pass
+    const SeamView view = seam_view(manifolds[i], transform, compound_is_a);
+    const int face = matching_outside_face(compound, view.child, view.outward);
+    if (face < 0) continue;
+    face_contact[i - first] = true;
+    const CompoundChild& child = compound.children()[view.child];
+    const Polygon& polygon = std::get<Polygon>(child.shape);
+    voided.push_back({view.far_part, transform_point(child.transform, polygon.vertices()[face])});
+    voided.push_back({view.far_part, transform_point(child.transform, polygon.vertices()[(face + 1) % polygon.count()])});
+  }
+  for (std::size_t i = first; i < manifolds.size(); ++i) {
+    ChildManifold& entry = manifolds[i];
+    if (face_contact[i - first] || entry.manifold.point_count == 0) continue;
+    const SeamView view = seam_view(entry, transform, compound_is_a);
+    if (feature_is_voided(compound, view, voided)) {
+      entry.manifold.point_count = 0;
+      continue;
+    }
+    if (outline_allows(compound, transform, view.child, entry.manifold, compound_is_a)) continue;
+    const CompoundChild& child = compound.children()[view.child];
+    const Polygon* piece = std::get_if<Polygon>(&child.shape);
+    if (piece == nullptr) {  // only polygon children have faces to fall back on
+      entry.manifold.point_count = 0;
+      continue;
+    }
+    const Transform placed = compose(transform, child.transform);
+    Manifold corrected;
+    auto against = [&](const auto& other_part, const Transform& placed_other) {
+      if constexpr (!std::is_same_v<std::decay_t<decltype(other_part)>, Compound>) {
+        corrected = collide_on_outside_face(compound, view.child, *piece, placed, other_part, placed_other, options);
+      }
+    };
+    if (const Compound* far_compound = std::get_if<Compound>(&other); far_compound != nullptr && view.far_part >= 0) {
+      const CompoundChild& far_child = far_compound->children()[view.far_part];
+      std::visit([&](const auto& part) { against(part, compose(other_transform, far_child.transform)); }, far_child.shape);
+    } else {
+      std::visit([&](const auto& part) { against(part, other_transform); }, other);
+    }
+    if (!compound_is_a) corrected.normal = -corrected.normal;
+    entry.manifold = corrected;
+  }
+}
+
+}  // namespace collide2d::detail
