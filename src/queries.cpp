@@ -11,9 +11,13 @@
 // from the world origin.
 //
 // Penetration with a compound: the translation of B that frees it from the whole of A, not one
-// child's depth. The seam-resolved contacts give planes dot(n, t) >= depth; the shortest t
-// satisfying them all (src/plane_solver.cpp) is tried, and where B still overlaps at B + t the
-// new contacts add planes, until B only touches (capped, and reported when the cap is hit).
+// child's depth. The seam-resolved contacts give planes dot(n, t) >= depth; the translations
+// where one or two planes are tight (src/plane_solver.cpp) are tried shortest first, each checked
+// against every pair of convex parts, and the first that frees B wins; when none does, the
+// contacts at the shortest translation all planes allow add planes, for a capped number of
+// rounds. Where the planes do not describe the way out (B squeezed between opposed faces), B is
+// placed beyond A along each contact normal and a fan of 32 directions and cast back: the
+// shortest of these exits frees B, though it may not be the least translation.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -133,19 +137,46 @@ Manifold to_world(Manifold manifold, const Transform& transform_a) {
 /// The touching band of one manifold point (A's frame).
 Real point_tolerance(const ManifoldPoint& point) { return contact_tolerance(coordinate_magnitude(point.point)); }
 
-/// How many rounds of new contacts penetration() adds before it reports the cap, and how many
-/// candidate translations it tries in one round.
+/// How many rounds of new contacts penetration() adds before it falls back to a direction search,
+/// and how many candidate translations it tries in one round.
 constexpr int penetration_rounds = 16;
 constexpr std::size_t penetration_candidates_per_round = 32;
+
+/// The deepest overlap of any pair of convex parts of A (at the origin) and B (placed by b_to_a),
+/// measured beyond that pair's own touching band: 0 when B at most touches A. Seams play no part
+/// here, so a pose that frees B is checked against the pieces themselves.
+Real deepest_part_overlap(const Shape& a, const Shape& b, const Transform& b_to_a) {
+  Real deepest = 0;
+  const Aabb box_b = compute_aabb(b, b_to_a);
+  const Aabb region_b = box_b.expanded(culling_margin(box_b));
+  for_each_part(a, Transform{}, &region_b, [&](const auto& part_a, const Transform& placed_a, int) {
+    const Aabb box_a = compute_aabb(part_a, placed_a);
+    const Aabb region_a = box_a.expanded(culling_margin(box_a));
+    for_each_part(b, b_to_a, &region_a, [&](const auto& part_b, const Transform& placed_b, int) {
+      if (const std::optional<Penetration> found = penetration(part_a, placed_a, part_b, placed_b)) {
+        const Real band = contact_tolerance(std::max(coordinate_magnitude(found->point_a), coordinate_magnitude(found->point_b)));
+        if (found->depth > band) deepest = std::max(deepest, found->depth);
+      }
+      return true;
+    });
+    return true;
+  });
+  return deepest;
+}
+
+/// Directions the fallback of compound_penetration tries besides the contact normals.
+constexpr int fallback_directions = 32;
 
 /// Penetration with a compound on either side, in A's frame (the header comment's outline).
 std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, const Transform& b_to_a) {
   std::vector<ChildManifold> contacts;
   manifolds_in_frame_of_a(a, b, b_to_a, contacts, {});
   if (contacts.empty()) return std::nullopt;
+  auto moved_by = [&](Vec2 translation) { return Transform{b_to_a.position + translation, b_to_a.rotation}; };
+  auto frees = [&](Vec2 translation) { return deepest_part_overlap(a, b, moved_by(translation)) == 0; };
   std::vector<detail::ContactPlane> planes;
   Real tolerance = 0;
-  Vec2 translation;  // the translation of B tried so far
+  Vec2 translation;  // the translation of B tried last
   auto add_planes = [&]() {
     for (const ChildManifold& entry : contacts) {
       for (int i = 0; i < entry.manifold.point_count; ++i) {
@@ -155,50 +186,53 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
       }
     }
   };
-  auto deepest_overlap = [&]() {
-    Real deepest = 0;
-    for (const ChildManifold& entry : contacts) {
-      for (int i = 0; i < entry.manifold.point_count; ++i) {
-        const ManifoldPoint& point = entry.manifold.points[i];
-        if (-point.separation > point_tolerance(point)) deepest = std::max(deepest, -point.separation);
-      }
-    }
-    return deepest;
-  };
-  auto contacts_after = [&](Vec2 candidate) {
-    contacts.clear();
-    manifolds_in_frame_of_a(a, b, {b_to_a.position + candidate, b_to_a.rotation}, contacts, {});
-  };
   Penetration result;
-  if (deepest_overlap() == 0) {
-    translation = {};  // only touching: no translation needed
-  } else {
-    for (int round = 0;; ++round) {
-      add_planes();
-      // Shortest first, the translations where one or two contact planes are tight; the first
-      // that leaves B only touching wins (a plane B can slide past need not hold).
-      bool freed = false;
-      const std::vector<Vec2> candidates = detail::candidate_translations(planes);
-      for (std::size_t i = 0; i < candidates.size() && i < penetration_candidates_per_round && !freed; ++i) {
-        if (length_squared(candidates[i]) <= length_squared(translation)) continue;  // not beyond what was tried
-        contacts_after(candidates[i]);
-        freed = deepest_overlap() == 0;
-        if (freed) translation = candidates[i];
+  bool freed = frees(translation);  // only touching: no translation needed
+  for (int round = 0; !freed && round < penetration_rounds; ++round) {
+    add_planes();
+    // Shortest first, the translations where one or two contact planes are tight; the first that
+    // frees B wins (a plane B can slide past need not hold).
+    const std::vector<Vec2> candidates = detail::candidate_translations(planes);
+    for (std::size_t i = 0; i < candidates.size() && i < penetration_candidates_per_round && !freed; ++i) {
+      if (length_squared(candidates[i]) <= length_squared(translation)) continue;  // not beyond what was tried
+      freed = frees(candidates[i]);
+      if (freed) translation = candidates[i];
+    }
+    if (freed) break;
+    // None frees B: go on from the shortest translation every plane allows, with the contacts there.
+    const std::optional<Vec2> shortest = detail::shortest_translation(planes, tolerance);
+    if (!shortest) break;  // squeezed between opposed planes
+    translation = *shortest;
+    freed = frees(translation);
+    contacts.clear();
+    manifolds_in_frame_of_a(a, b, moved_by(translation), contacts, {});
+  }
+  if (!freed) {
+    // The contact planes do not describe the way out (B squeezed between opposed faces, or sunk
+    // deep): along each contact normal and each of a fan of directions, B is placed beyond A and
+    // cast back; where it first touches frees it. The shortest of these wins.
+    const Real beyond = size_scale(a) + size_scale(b) + length(b_to_a.position) + 1;
+    std::vector<Vec2> directions;
+    for (const detail::ContactPlane& plane : planes) directions.push_back(plane.normal);
+    for (int k = 0; k < fallback_directions; ++k) {
+      const Real angle = Real(2 * 3.14159265358979323846) * Real(k) / Real(fallback_directions);
+      directions.push_back({std::cos(angle), std::sin(angle)});
+    }
+    Real shortest = std::numeric_limits<Real>::max();
+    result.status = IterationStatus::iteration_cap;  // until a direction is found
+    for (const Vec2 direction : directions) {
+      const std::optional<CastHit> back = shape_cast(a, Transform{}, b, moved_by(beyond * direction), -beyond * direction);
+      if (!back) continue;
+      const Real exit = beyond * (1 - back->time);
+      if (exit < shortest) {
+        shortest = exit;
+        translation = exit * direction;
+        result.status = back->status;
       }
-      if (freed) break;
-      // None frees B: go on from the shortest translation every plane allows, with the contacts there.
-      const std::optional<Vec2> shortest = detail::shortest_translation(planes, tolerance);
-      if (!shortest || round == penetration_rounds) {  // squeezed between opposed planes, or no convergence
-        result.status = IterationStatus::iteration_cap;
-        if (shortest) translation = *shortest;
-        contacts_after(translation);
-        break;
-      }
-      translation = *shortest;
-      contacts_after(translation);
-      if (deepest_overlap() == 0) break;
     }
   }
+  contacts.clear();  // the contacts where B comes to rest
+  manifolds_in_frame_of_a(a, b, moved_by(translation), contacts, {});
   // The witness: a contact of the final pose (touching), the one whose normal is nearest the
   // translation's direction; with no translation, the deepest contact.
   const Real depth = length(translation);
@@ -216,20 +250,18 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
       }
     }
   }
-  if (witness == nullptr) {  // no contact left at the final pose (the cap was hit far away): report the direction alone
-    result.depth = depth;
-    result.normal = direction;
-    return result;
-  }
-  const ManifoldPoint& point = witness->manifold.points[witness_point];
   result.depth = depth;
-  result.normal = depth > 0 ? direction : witness->manifold.normal;
-  result.point_a = point.point - Real(0.5) * point.separation * witness->manifold.normal;  // on A's surface
-  result.point_b = result.point_a - translation;                                         // that point of B before the move
+  result.normal = direction;
+  if (witness == nullptr) return result;  // no contact left at the final pose: the direction alone
+  const ManifoldPoint& point = witness->manifold.points[witness_point];
   if (depth == 0) {  // touching only: the two surface points of the contact
+    result.normal = witness->manifold.normal;
     result.point_a = point.point - Real(0.5) * point.separation * result.normal;
     result.point_b = point.point + Real(0.5) * point.separation * result.normal;
+    return result;
   }
+  result.point_a = point.point - Real(0.5) * point.separation * witness->manifold.normal;  // on A's surface
+  result.point_b = result.point_a - translation;                                         // that point of B before the move
   return result;
 }
 

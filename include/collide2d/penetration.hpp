@@ -48,8 +48,14 @@ template <ConvexSupport A, ConvexSupport B>
 }
 
 /// penetration() for any pair of shapes held in the Shape variant. With a compound on either side
-/// the answer is the deepest point of contact_manifolds(): seams never give the normal, so a shape
-/// pressed into a join between pieces is pushed out of the compound's outline, not along the join.
+/// the answer is a translation of B (depth * normal) that frees it from the whole compound, not
+/// from one piece: the shortest translation that meets every contact plane (the seam-resolved
+/// contacts of contact_manifolds(), so seams never give the normal), checked against every pair
+/// of pieces; exact where the way out is decided by the faces in contact (a shape in a V notch
+/// leaves straight up). Where the contact planes squeeze B from opposite sides, the shortest exit
+/// over the contact normals and 32 directions found by casting B back from beyond A (then not
+/// always the least translation). point_a lies on A's surface where B comes to touch it, and
+/// point_b = point_a - depth * normal is that point of B before the move.
 [[nodiscard]] std::optional<Penetration> penetration(const Shape& a, const Transform& transform_a, const Shape& b,
                                                      const Transform& transform_b);
 
