@@ -1,0 +1,211 @@
+// test_tolerance_model.cpp — the touching band follows the features in contact and the round-off
+// of the coordinates in use: not the size of a large shape, not the distance from the origin;
+// and every query agrees on touching.
+//
+// Oracles: closed forms (a box above a floor, two squares a known gap apart), and the same pair
+// at the origin (placed with the exact offset the far pair realises, so both pairs are the same
+// geometry and only the round-off of the coordinates differs).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "collide2d/collide2d.hpp"
+
+namespace {
+
+using namespace collide2d;
+
+constexpr bool real_is_float = sizeof(Real) == sizeof(float);
+
+/// Every query's touching verdict for one pair, so a test can ask that they agree.
+struct Verdicts {
+  bool overlap;
+  bool penetration;
+  bool distance;
+  bool manifolds;
+};
+
+Verdicts verdicts_of(const Shape& a, const Transform& transform_a, const Shape& b, const Transform& transform_b) {
+  std::vector<ChildManifold> manifolds;
+  contact_manifolds(a, transform_a, b, transform_b, manifolds);
+  return {overlap(a, transform_a, b, transform_b), penetration(a, transform_a, b, transform_b).has_value(),
+          distance(a, transform_a, b, transform_b).overlapping, !manifolds.empty()};
+}
+
+TEST(ToleranceModel, BoxJustAboveAWideFloorIsApartWhateverTheFloorsWidth) {
+  const Shape box = make_box(0.5f, 0.5f).value();
+  for (const Real half_width : {Real(10), Real(100), Real(1000), Real(5000)}) {
+    SCOPED_TRACE(half_width);
+    const Shape floor = make_box(half_width, 0.5f).value();
+    // The floor's top is y = 0.5; the box's bottom is 0.01 above it.
+    const Transform box_pose{{3, Real(1.01)}, {}};
+    const Verdicts apart = verdicts_of(floor, {}, box, box_pose);
+    EXPECT_FALSE(apart.overlap);
+    EXPECT_FALSE(apart.penetration);
+    EXPECT_FALSE(apart.distance);
+    EXPECT_FALSE(apart.manifolds);
+    const DistanceResult gap = distance(floor, {}, box, box_pose);
+    // The floor's top face is a feature of magnitude ~half_width: the round-off band is a few
+    // epsilons of it, far below the 0.01 gap (0.0048 at 5000 in float).
+    EXPECT_NEAR(gap.distance, 0.01, 4 * contact_tolerance(half_width + 4));
+    // Resting 0.001 into the floor: every query says touching, with the depth.
+    const Transform resting{{3, Real(0.999)}, {}};
+    const Verdicts touching = verdicts_of(floor, {}, box, resting);
+    EXPECT_TRUE(touching.overlap && touching.penetration && touching.distance && touching.manifolds);
+    EXPECT_NEAR(penetration(floor, {}, box, resting)->depth, 0.001, 4 * contact_tolerance(half_width + 4));
+  }
+}
+
+TEST(ToleranceModel, LongOutlineAGapAwayIsApartForEveryQuery) {
+  // A 4 km terrain outline with notches; a box 0.05 above its top face, near its far end.
+  std::vector<Vec2> outline = {{0, -10}, {4000, -10}, {4000, 0}};
+  for (int notch = 39; notch >= 1; --notch) {
+    const Real x = Real(notch) * 100;
+    outline.push_back({x + 10, 0});
+    outline.push_back({x + 5, -5});
+    outline.push_back({x, 0});
+  }
+  outline.push_back({0, 0});
+  const Shape terrain = shape_from_outline(outline).value();
+  ASSERT_TRUE(std::holds_alternative<Compound>(terrain));
+  const Shape box = make_box(1, 1).value();
+  const Transform box_pose{{3950, Real(1.05)}, {}};
+  const Verdicts apart = verdicts_of(terrain, {}, box, box_pose);
+  EXPECT_FALSE(apart.overlap);
+  EXPECT_FALSE(apart.penetration);
+  EXPECT_FALSE(apart.distance);
+  EXPECT_FALSE(apart.manifolds);
+  EXPECT_NEAR(distance(terrain, {}, box, box_pose).distance, 0.05, 4 * contact_tolerance(8000));
+}
+
+TEST(ToleranceModel, SquaresFarFromTheOriginAreApartByTheirGap) {
+  // Two 2 x 2 squares placed near 1e5 (float) or 1e8 (double), 0.25 apart.
+  const Real far = real_is_float ? Real(1e5) : Real(1e8);
+  const Shape square = make_box(1, 1).value();
+  const Transform left{{far, -far}, {}}, right{{far + Real(2.25), -far}, {}};
+  const Verdicts verdicts = verdicts_of(square, left, square, right);
+  EXPECT_FALSE(verdicts.overlap || verdicts.penetration || verdicts.distance || verdicts.manifolds);
+  const Real realised_gap = (right.position.x - left.position.x) - 2;
+  EXPECT_NEAR(distance(square, left, square, right).distance, realised_gap, 4 * contact_tolerance(4));
+}
+
+TEST(ToleranceModel, FarPairsAnswerAsThePairsAtTheOrigin) {
+  // Random boxes, polygons, circles and capsules near each other, placed at the origin and at
+  // 1e3, 1e4, 1e5 (float) or 1e8 (double). The far pair's realised offset is used at the origin,
+  // so the geometry is the same; the answers must agree within the round-off of the pair's own
+  // coordinates (depths, distances, normals), and the world points within a few ulps of the far
+  // position.
+  std::mt19937_64 random(7);
+  std::uniform_real_distribution<double> unit(-1, 1), size(0.2, 2);
+  auto random_shape = [&](int kind) -> Shape {
+    switch (kind) {
+      case 0: return make_box(Real(size(random)), Real(size(random))).value();
+      case 1: return Circle{{}, Real(size(random))};
+      case 2: return Capsule{{Real(-size(random)), 0}, {Real(size(random)), 0}, Real(size(random) / 4)};
+      default: {
+        std::vector<Vec2> points;
+        for (int i = 0; i < 7; ++i) {
+          const double angle = 2 * 3.14159265358979 * i / 7 + 0.3 * unit(random);
+          const double radius = size(random);
+          points.push_back({Real(radius * std::cos(angle)), Real(radius * std::sin(angle))});
+        }
+        return make_polygon(convex_hull(points)).value();
+      }
+    }
+  };
+  const std::vector<double> magnitudes = real_is_float ? std::vector<double>{1e3, 1e4, 1e5} : std::vector<double>{1e3, 1e5, 1e8};
+  int compared = 0;
+  for (const double magnitude : magnitudes) {
+    double worst_depth = 0, worst_normal = 0;
+    for (int trial = 0; trial < 400; ++trial) {
+      const Shape a = random_shape(trial % 4), b = random_shape((trial / 4) % 4);
+      const Vec2 base{Real(magnitude * (1 + 0.1 * unit(random))), Real(-magnitude * (1 + 0.1 * unit(random)))};
+      const Real angle_a = Real(3 * unit(random)), angle_b = Real(3 * unit(random));
+      const Transform far_a = Transform::from(base, angle_a);
+      const Transform far_b = Transform::from(base + Vec2{Real(2 * unit(random)), Real(2 * unit(random))}, angle_b);
+      const Vec2 realised = far_b.position - far_a.position;  // exact: Sterbenz
+      const Transform near_a = Transform::from({}, angle_a), near_b = Transform::from(realised, angle_b);
+      const std::optional<Penetration> far_depth = penetration(a, far_a, b, far_b), near_depth = penetration(a, near_a, b, near_b);
+      const DistanceResult far_gap = distance(a, far_a, b, far_b), near_gap = distance(a, near_a, b, near_b);
+      // The band: the round-off of the pair's own coordinates (a few units), not of the position.
+      const Real band = 8 * contact_tolerance(16);
+      const bool decided = near_depth ? near_depth->depth > band : near_gap.distance > band;
+      if (!decided) continue;
+      ++compared;
+      ASSERT_EQ(far_depth.has_value(), near_depth.has_value()) << "trial " << trial << " at " << magnitude;
+      EXPECT_NEAR(far_gap.distance, near_gap.distance, band) << "trial " << trial << " at " << magnitude;
+      if (far_depth) {
+        worst_depth = std::max(worst_depth, double(std::abs(far_depth->depth - near_depth->depth)));
+        worst_normal = std::max(worst_normal, double(length(far_depth->normal - near_depth->normal)));
+        EXPECT_NEAR(far_depth->depth, near_depth->depth, band) << "trial " << trial << " at " << magnitude;
+        // World witness points: the far pair's, moved back by the base, are the near pair's.
+        const Real point_band = 8 * contact_tolerance(Real(2 * magnitude));
+        EXPECT_NEAR(far_depth->point_a.x - base.x, near_depth->point_a.x, point_band);
+        EXPECT_NEAR(far_depth->point_a.y - base.y, near_depth->point_a.y, point_band);
+      }
+    }
+    std::printf("at %.0e: worst depth difference %.3g, worst normal difference %.3g\n", magnitude, worst_depth, worst_normal);
+  }
+  EXPECT_GT(compared, 600);
+}
+
+TEST(ToleranceModel, EveryQueryAgreesOnTouching) {
+  // Random convex pairs brought to touch (B moved along the distance normal by the gap), then
+  // nudged by a few bands either way: overlap, penetration, distance and the manifolds agree.
+  std::mt19937_64 random(11);
+  std::uniform_real_distribution<double> unit(-1, 1);
+  int disagreements = 0, pairs = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    const Shape a = make_box(Real(0.5 + std::abs(unit(random))), Real(0.5 + std::abs(unit(random)))).value();
+    const Shape b = (trial % 2) ? Shape{Circle{{}, Real(0.3 + std::abs(unit(random)))}} : Shape{make_box(0.7f, 0.4f).value()};
+    const Transform transform_a = Transform::from({Real(10 * unit(random)), Real(10 * unit(random))}, Real(3 * unit(random)));
+    Transform transform_b = Transform::from(transform_a.position + Vec2{Real(4 * unit(random)), Real(4 * unit(random))}, Real(3 * unit(random)));
+    const DistanceResult gap = distance(a, transform_a, b, transform_b);
+    if (gap.overlapping) continue;
+    transform_b.position -= gap.distance * gap.normal;  // now touching, to round-off
+    for (const Real nudge : {Real(-0.01), Real(0), Real(0.01)}) {
+      const Transform nudged{transform_b.position + nudge * gap.normal, transform_b.rotation};
+      const Verdicts verdicts = verdicts_of(a, transform_a, b, nudged);
+      ++pairs;
+      const bool agree = verdicts.overlap == verdicts.penetration && verdicts.overlap == verdicts.distance &&
+                         verdicts.overlap == verdicts.manifolds;
+      disagreements += !agree;
+      if (nudge != 0) {
+        EXPECT_EQ(verdicts.overlap, nudge < 0) << "trial " << trial;
+      }
+    }
+  }
+  std::printf("%d pairs at, inside and outside touching; %d disagreements\n", pairs, disagreements);
+  EXPECT_EQ(disagreements, 0);
+}
+
+TEST(FeatureIds, StayDistinctOnPolygonsOfThousandsOfVertices) {
+  // A 3000-gon: contacts on faces far apart in the vertex order have different ids (11-bit fields
+  // used to wrap at 2048). In float no convex polygon of more than about 1,900 vertices around a
+  // circle survives welding (each turn is below the collinearity band), so this runs in double.
+  if (real_is_float) GTEST_SKIP() << "float cannot hold a convex polygon of more than 2048 vertices";
+  std::vector<Vec2> points;
+  constexpr int count = 3000;
+  for (int i = 0; i < count; ++i) {
+    const double angle = 2 * 3.14159265358979323846 * i / count;
+    points.push_back({Real(100 * std::cos(angle)), Real(100 * std::sin(angle))});
+  }
+  const Polygon big = make_polygon(points).value();
+  ASSERT_GT(big.count(), 2048);
+  const Shape small = make_box(0.01f, 0.01f).value();
+  auto contact_id = [&](double angle) {
+    const Vec2 direction{Real(std::cos(angle)), Real(std::sin(angle))};
+    const Manifold manifold = collide(big, {}, std::get<Polygon>(small), Transform{Real(99.99) * direction, Rot::from_angle(Real(angle))});
+    EXPECT_GT(manifold.point_count, 0);
+    return manifold.points[0].id;
+  };
+  const double step = 2 * 3.14159265358979323846 / count;
+  const FeatureId near_start = contact_id(step * 10.5), past_wrap = contact_id(step * (10.5 + 2048));
+  EXPECT_NE(near_start, past_wrap);
+  // Small motion that keeps the features keeps the id.
+  EXPECT_EQ(contact_id(step * 10.5), contact_id(step * 10.5 + step * 1e-3));
+}
+
+}  // namespace
