@@ -164,13 +164,16 @@ Manifold collide_views(const PolygonView& a, const PolygonView& b, const Transfo
   // The two candidate reference faces are the features involved: their round-off decides.
   const Real tolerance = contact_tolerance(std::max(face_magnitude(a, axes.of_a.edge, Transform{}), face_magnitude(b, axes.of_b.edge, b_to_a)) + radii);
   const Real keep_within = radii + options.speculative_distance + tolerance;
-  const bool b_preferred = axes.of_b.separation > axes.of_a.separation + 16 * tolerance;
+  // The reference face: the one that separates more, by more than a hysteresis band (so the
+  // choice does not flicker between frames); within the band, the larger shape's face, so that
+  // swapping A and B gives the mirrored manifold.
+  const Real hysteresis = 16 * tolerance;
+  const bool tied = std::abs(axes.of_b.separation - axes.of_a.separation) <= hysteresis;
+  const bool b_preferred = tied ? b.reach() > a.reach() : axes.of_b.separation > axes.of_a.separation;
   Manifold manifold = clip_against_reference(a, b, b_to_a, axes, b_preferred, tolerance, options);
-  // The hysteresis kept A's face although B's separates more: when nothing of B lies in front of
-  // A's face, that face is not the one in contact, and B's is.
-  if (manifold.point_count == 0 && !b_preferred && axes.of_b.separation > axes.of_a.separation) {
-    manifold = clip_against_reference(a, b, b_to_a, axes, true, tolerance, options);
-  }
+  // Within the band, when nothing of the other shape lies in front of the chosen face, that face
+  // is not the one in contact, and the other is.
+  if (manifold.point_count == 0 && tied) manifold = clip_against_reference(a, b, b_to_a, axes, !b_preferred, tolerance, options);
   if (manifold.point_count == 0) {
     // Clipping found nothing within reach: the incident edge lies beside the reference face
     // (collinear capsules end to end, corners apart), or its clipped ends are pulled away from a

@@ -1,19 +1,24 @@
-// test_exact_oracle.cpp — overlap() against an exact rational decision.
+// test_exact_oracle.cpp — every output of the polygon pair queries against exact rational
+// arithmetic.
 //
 // Each polygon's vertices are transformed to world coordinates in Real (transform_point), and
-// those Reals are converted exactly to GMP rationals (mpq_class). With exact arithmetic two
-// convex polygons overlap, touching included, exactly when no edge normal of either separates
-// them strictly; the unnormalised normal (dy, -dx) of a counter-clockwise edge keeps that exact.
-// (Rounding the world coordinates can make a polygon very slightly non-convex; that moves the
-// boundary by round-off only, which the band below covers.)
+// those Reals are converted exactly to GMP rationals (mpq_class). With exact arithmetic, for each
+// edge of either polygon the unnormalised outward normal n = (dy, -dx) and the value
+// v = min over the other polygon's vertices of n . (vertex - edge start) give the separation
+// v / |n| along that edge's axis. The polygons overlap (touching included) exactly when no v is
+// positive; for overlapping convex polygons the penetration depth is -max(v / |n|) and its normal
+// is the best axis; for polygons apart the distance is the smallest vertex-to-edge distance,
+// whose square is rational.
 //
-// overlap() is compared wherever the library's own signed distance (distance() when apart,
-// -penetration().depth when overlapping) lies outside the band
-//     band = K * real_epsilon * (size_a + size_b + |position_a| + |position_b|),   K = 64,
-// the same band as test_differential.cpp; pairs inside it are counted as skipped.
+// The oracle alone decides which pairs are too close to call: those whose largest separation
+// max(v / |n|) lies within the band of zero, decided exactly (v^2 <= band^2 |n|^2). The band is a
+// few touching bands of the coordinates in use, the world vertices' magnitude M:
+//     band = 8 * contact_tolerance(M),
+// never the library's own distance or normal.
 #include <gmpxx.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -27,7 +32,6 @@ namespace {
 using namespace collide2d;
 using random_shapes::Pair;
 
-using random_shapes::K;
 
 struct ExactPoint {
   mpq_class x, y;
@@ -42,31 +46,114 @@ std::vector<ExactPoint> exact_world_vertices(const Polygon& polygon, const Trans
   return points;
 }
 
-/// True when some edge normal of `reference` strictly separates `other` from it.
-bool has_separating_edge(const std::vector<ExactPoint>& reference, const std::vector<ExactPoint>& other) {
+/// The exact facts about one polygon pair that the checks compare against.
+struct ExactPair {
+  bool overlapping = false;   // exact, touching included
+  bool too_close = false;     // the largest axis separation lies within the band of zero (exact)
+  double depth = 0;           // overlapping: -max(v / |n|)
+  double second_depth = 0;    // overlapping: the same for the best axis of the other polygon (ties)
+  Vec2 normal;                // overlapping: the best axis's unit normal, pointing from A to B
+  double distance = 0;        // apart: the exact distance (rounded once)
+};
+
+/// The largest axis separation over `reference`'s edges against `other`, with its axis: exact
+/// numerator and squared normal length, and the unit normal in double.
+struct ExactAxis {
+  mpq_class value, normal_length2;
+  double separation = -1e300;
+  Vec2 normal;
+};
+
+ExactAxis best_axis(const std::vector<ExactPoint>& reference, const std::vector<ExactPoint>& other) {
+  ExactAxis best;
   const std::size_t n = reference.size();
-  mpq_class nx, ny, value;
   for (std::size_t i = 0; i < n; ++i) {
     const ExactPoint& p = reference[i];
     const ExactPoint& q = reference[(i + 1) % n];
-    nx = q.y - p.y;  // outward normal of a counter-clockwise edge: (dy, -dx)
-    ny = p.x - q.x;
-    bool separates = true;
+    const mpq_class nx = q.y - p.y, ny = p.x - q.x;
+    mpq_class lowest;
+    bool first = true;
     for (const ExactPoint& o : other) {
-      value = nx * (o.x - p.x) + ny * (o.y - p.y);
-      if (value <= 0) {
-        separates = false;
-        break;
-      }
+      const mpq_class value = nx * (o.x - p.x) + ny * (o.y - p.y);
+      if (first || value < lowest) lowest = value;
+      first = false;
     }
-    if (separates) return true;
+    const mpq_class length2 = nx * nx + ny * ny;
+    const double separation = lowest.get_d() / std::sqrt(length2.get_d());
+    if (separation > best.separation) {
+      best = {lowest, length2, separation, {}};
+      const double length = std::sqrt(length2.get_d());
+      best.normal = {static_cast<Real>(nx.get_d() / length), static_cast<Real>(ny.get_d() / length)};
+    }
   }
-  return false;
+  return best;
 }
 
-bool exact_overlap(const std::vector<ExactPoint>& a, const std::vector<ExactPoint>& b) {
-  return !has_separating_edge(a, b) && !has_separating_edge(b, a);
+/// |value / sqrt(length2)| <= band, decided exactly.
+bool within_band(const ExactAxis& axis, double band) {
+  const mpq_class exact_band(band);
+  return axis.value * axis.value <= exact_band * exact_band * axis.normal_length2;
 }
+
+/// The smallest squared distance from the points of one polygon to the edges of another (exact).
+mpq_class smallest_squared_distance(const std::vector<ExactPoint>& points, const std::vector<ExactPoint>& ring) {
+  mpq_class best = -1;
+  for (std::size_t i = 0; i < ring.size(); ++i) {
+    const ExactPoint& p = ring[i];
+    const ExactPoint& q = ring[(i + 1) % ring.size()];
+    const mpq_class ex = q.x - p.x, ey = q.y - p.y, length2 = ex * ex + ey * ey;
+    for (const ExactPoint& o : points) {
+      mpq_class t = ((o.x - p.x) * ex + (o.y - p.y) * ey) / length2;
+      if (t < 0) t = 0;
+      if (t > 1) t = 1;
+      const mpq_class dx = o.x - p.x - t * ex, dy = o.y - p.y - t * ey, squared = dx * dx + dy * dy;
+      if (best < 0 || squared < best) best = squared;
+    }
+  }
+  return best;
+}
+
+ExactPair exact_pair(const std::vector<ExactPoint>& a, const std::vector<ExactPoint>& b, double band, bool with_distance) {
+  ExactPair result;
+  const ExactAxis of_a = best_axis(a, b), of_b = best_axis(b, a);
+  result.overlapping = of_a.value <= 0 && of_b.value <= 0;
+  const ExactAxis& best = of_a.separation >= of_b.separation ? of_a : of_b;
+  result.too_close = within_band(best, band);
+  if (result.overlapping) {
+    result.depth = -best.separation;
+    result.second_depth = -(of_a.separation >= of_b.separation ? of_b.separation : of_a.separation);
+    result.normal = of_a.separation >= of_b.separation ? best.normal : -best.normal;
+  } else if (with_distance) {
+    const mpq_class squared = std::min(smallest_squared_distance(a, b), smallest_squared_distance(b, a));
+    result.distance = std::sqrt(squared.get_d());
+  }
+  return result;
+}
+
+/// Distance from a point to a polygon's boundary (double, from its world vertices).
+double boundary_distance(Vec2 point, const std::vector<ExactPoint>& ring) {
+  double best = 1e300;
+  for (std::size_t i = 0; i < ring.size(); ++i) {
+    const double px = ring[i].x.get_d(), py = ring[i].y.get_d();
+    const double ex = ring[(i + 1) % ring.size()].x.get_d() - px, ey = ring[(i + 1) % ring.size()].y.get_d() - py;
+    const double ox = double(point.x) - px, oy = double(point.y) - py;
+    const double t = std::clamp((ox * ex + oy * ey) / (ex * ex + ey * ey), 0.0, 1.0);
+    best = std::min(best, std::hypot(ox - t * ex, oy - t * ey));
+  }
+  return best;
+}
+
+/// The largest coordinate_magnitude of two polygons' world vertices: the coordinates in use.
+double world_magnitude(const std::vector<ExactPoint>& a, const std::vector<ExactPoint>& b) {
+  double magnitude = 0;
+  for (const auto* ring : {&a, &b}) {
+    for (const ExactPoint& p : *ring) magnitude = std::max(magnitude, std::abs(p.x.get_d()) + std::abs(p.y.get_d()));
+  }
+  return magnitude;
+}
+
+/// The oracle's band for a magnitude, in the Check's units (real_epsilon * magnitude).
+constexpr double band_epsilons = 8 * static_cast<double>(round_off_epsilons);
 
 TEST(ExactOracle, OverlapAgreesWithRationalArithmetic) {
   constexpr int pair_count = 25000;
@@ -77,47 +164,129 @@ TEST(ExactOracle, OverlapAgreesWithRationalArithmetic) {
     const Pair pair = generator.polygon_pair();
     const Polygon &a = random_shapes::as_polygon(pair.a.shape), &b = random_shapes::as_polygon(pair.b.shape);
     const Transform &ta = pair.a.transform, &tb = pair.b.transform;
-    const double band = K * static_cast<double>(real_epsilon) * random_shapes::pair_scale(pair);
-
-    const std::optional<Penetration> pen = penetration(a, ta, b, tb);
+    const std::vector<ExactPoint> exact_a = exact_world_vertices(a, ta);
+    const double band = band_epsilons * static_cast<double>(real_epsilon) * world_magnitude(exact_a, exact_world_vertices(b, tb));
     // The pair as placed, and for overlapping pairs B moved to just beyond either edge of the
-    // band around touching, by (depth +- 2 band) * normal: random placements rarely land there.
+    // band around touching, by (depth +- 2 band) along the oracle's normal.
     std::vector<Transform> poses_b = {tb};
-    if (pen) {
+    const ExactPair placed = exact_pair(exact_a, exact_world_vertices(b, tb), band, false);
+    if (placed.overlapping) {
       for (const double offset : {2 * band, -2 * band}) {
-        poses_b.push_back({tb.position + static_cast<Real>(static_cast<double>(pen->depth) + offset) * pen->normal, tb.rotation});
+        poses_b.push_back({tb.position + static_cast<Real>(placed.depth + offset) * placed.normal, tb.rotation});
       }
     }
-    const std::vector<ExactPoint> exact_a = exact_world_vertices(a, ta);
     for (std::size_t k = 0; k < poses_b.size(); ++k) {
       const Transform& pose_b = poses_b[k];
-      const double pose_band = K * static_cast<double>(real_epsilon) * random_shapes::pair_scale(pair.a, ta, pair.b, pose_b);
-      const std::optional<Penetration> pen_here = k == 0 ? pen : penetration(a, ta, b, pose_b);
-      const double library_signed_distance =
-          pen_here ? -static_cast<double>(pen_here->depth) : static_cast<double>(distance(a, ta, b, pose_b).distance);
-      if (std::abs(library_signed_distance) <= pose_band) {
+      const ExactPair truth = k == 0 ? placed : exact_pair(exact_a, exact_world_vertices(b, pose_b), band, false);
+      if (truth.too_close) {
         ++skipped;
         continue;
       }
       ++checked;
       near_touching += k > 0;
-      const bool exact = exact_overlap(exact_a, exact_world_vertices(b, pose_b));
-      overlapping += exact;
+      overlapping += truth.overlapping;
       const bool library = overlap(a, ta, b, pose_b);
-      if (library != exact && ++failures <= 8) {
+      if (library != truth.overlapping && ++failures <= 8) {
         ADD_FAILURE() << "pair " << index << (k == 0 ? "" : k == 1 ? " moved to +2 band" : " moved to -2 band") << ": overlap() "
-                      << library << ", exact " << exact << ", library signed distance " << library_signed_distance << ", band "
-                      << pose_band << "\n  A " << random_shapes::describe(pair.a) << "\n  B " << random_shapes::describe(pair.b)
-                      << "\n  B placed at (" << pose_b.position.x << ", " << pose_b.position.y << ")";
+                      << library << ", exact " << truth.overlapping << ", band " << band << "\n  A " << random_shapes::describe(pair.a)
+                      << "\n  B " << random_shapes::describe(pair.b) << "\n  B placed at (" << pose_b.position.x << ", "
+                      << pose_b.position.y << ")";
       }
     }
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf("checked %d pairs against exact rational overlap (%d overlapping, %d placed 2 bands from touching), skipped %d inside "
-              "the band, %d disagreements, %.2f s\n",
+  std::printf("checked %d pairs against exact rational overlap (%d overlapping, %d placed 2 bands from touching), skipped %d too close "
+              "to call (decided exactly), %d disagreements, %.2f s\n",
               checked, overlapping, near_touching, skipped, failures, seconds);
   EXPECT_EQ(failures, 0);
   EXPECT_GE(checked, 20000);
+}
+
+TEST(ExactOracle, EveryOutputOfPenetrationDistanceAndManifoldsAgrees) {
+  // Depth, normal and both witness points of penetration(); distance and both closest points of
+  // distance(); every manifold point on both surfaces, the manifold normal and depth; and the
+  // mirrored manifold when A and B swap.
+  constexpr int pair_count = 6000;
+  random_shapes::Generator generator(0x5eed'e8ac'0002ULL);
+  random_shapes::Check depth("penetration depth", band_epsilons), normal("penetration normal (x size)", band_epsilons),
+      witness_a("penetration point_a on A's surface", band_epsilons), witness_b("penetration point_b on B's surface", band_epsilons),
+      witness_gap("point_a - point_b = depth * normal", band_epsilons), gap("distance", band_epsilons),
+      closest_a("distance point_a on A's surface", band_epsilons), closest_b("distance point_b on B's surface", band_epsilons),
+      closest_gap("|point_b - point_a| = distance", band_epsilons),
+      manifold_surface_a("manifold point on A's surface", band_epsilons + 16 * round_off_epsilons),
+      manifold_surface_b("manifold point on B's surface", band_epsilons + 16 * round_off_epsilons),
+      manifold_depth("manifold depth (hysteresis allowed)", band_epsilons + 16 * round_off_epsilons),
+      manifold_normal("manifold normal = oracle axis (no tie)", band_epsilons), manifold_presence("manifold present iff overlapping", 0),
+      mirrored("swapped manifold mirrored", band_epsilons);
+  int skipped = 0;
+  auto where = [&](int index, const Pair& pair) {
+    return [&, index] { return "pair " + std::to_string(index) + "\n  A " + random_shapes::describe(pair.a) + "\n  B " + random_shapes::describe(pair.b); };
+  };
+  for (int index = 0; index < pair_count; ++index) {
+    const Pair pair = generator.polygon_pair();
+    const Polygon &a = random_shapes::as_polygon(pair.a.shape), &b = random_shapes::as_polygon(pair.b.shape);
+    const Transform &ta = pair.a.transform, &tb = pair.b.transform;
+    const std::vector<ExactPoint> exact_a = exact_world_vertices(a, ta), exact_b = exact_world_vertices(b, tb);
+    const double magnitude = world_magnitude(exact_a, exact_b);
+    const double band = band_epsilons * static_cast<double>(real_epsilon) * magnitude;
+    const ExactPair truth = exact_pair(exact_a, exact_b, band, true);
+    if (truth.too_close) {
+      ++skipped;
+      continue;
+    }
+    const auto context = where(index, pair);
+    const Manifold manifold = collide(a, ta, b, tb);
+    manifold_presence.require((manifold.point_count > 0) == truth.overlapping, context);
+    if (truth.overlapping) {
+      const std::optional<Penetration> found = penetration(a, ta, b, tb);
+      if (!manifold_presence.require(found.has_value(), context)) continue;
+      depth.record(std::abs(double(found->depth) - truth.depth), magnitude, context);
+      const double size = std::max(double(pair.a.size), double(pair.b.size));
+      // The normal is decided only when the other polygon's best axis is clearly worse.
+      if (truth.second_depth - truth.depth > 32 * band) {
+        normal.record(double(length(found->normal - truth.normal)) * size, magnitude, context);
+        manifold_normal.record(double(length(manifold.normal - truth.normal)) * size, magnitude, context);
+      }
+      witness_a.record(boundary_distance(found->point_a, exact_a), magnitude, context);
+      witness_b.record(boundary_distance(found->point_b, exact_b), magnitude, context);
+      witness_gap.record(double(length(found->point_a - found->point_b - found->depth * found->normal)), magnitude, context);
+      double deepest = 0;
+      for (int i = 0; i < manifold.point_count; ++i) {
+        const ManifoldPoint& point = manifold.points[i];
+        deepest = std::max(deepest, -double(point.separation));
+        manifold_surface_a.record(boundary_distance(point.point - Real(0.5) * point.separation * manifold.normal, exact_a), magnitude, context);
+        manifold_surface_b.record(boundary_distance(point.point + Real(0.5) * point.separation * manifold.normal, exact_b), magnitude, context);
+      }
+      manifold_depth.record(std::abs(deepest - truth.depth), magnitude, context);
+      // Swapped: the same points, the normal turned round.
+      const Manifold swapped = collide(b, tb, a, ta);
+      if (mirrored.require(swapped.point_count == manifold.point_count, context)) {
+        mirrored.record(double(length(swapped.normal + manifold.normal)) * size, magnitude, context);
+        for (int i = 0; i < manifold.point_count; ++i) {
+          double nearest = 1e300;
+          for (int j = 0; j < swapped.point_count; ++j) {
+            nearest = std::min(nearest, double(length(swapped.points[j].point - manifold.points[i].point)) +
+                                            std::abs(double(swapped.points[j].separation - manifold.points[i].separation)));
+          }
+          mirrored.record(nearest, magnitude, context);
+        }
+      }
+    } else {
+      const DistanceResult result = distance(a, ta, b, tb);
+      gap.record(std::abs(double(result.distance) - truth.distance), magnitude, context);
+      closest_a.record(boundary_distance(result.point_a, exact_a), magnitude, context);
+      closest_b.record(boundary_distance(result.point_b, exact_b), magnitude, context);
+      closest_gap.record(std::abs(double(length(result.point_b - result.point_a)) - truth.distance), magnitude, context);
+    }
+  }
+  std::printf("%d pairs, %d too close to call (decided exactly); worst errors in real_epsilon x the world magnitude:\n", pair_count, skipped);
+  for (const random_shapes::Check* check : {&depth, &normal, &witness_a, &witness_b, &witness_gap, &gap, &closest_a, &closest_b, &closest_gap,
+                                            &manifold_surface_a, &manifold_surface_b, &manifold_depth, &manifold_normal, &manifold_presence,
+                                            &mirrored}) {
+    check->print();
+    for (const std::string& message : check->messages()) ADD_FAILURE() << check->name() << ": " << message;
+    EXPECT_EQ(check->failures(), 0) << check->name();
+  }
 }
 
 }  // namespace
