@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "collide2d/broad_phase.hpp"
+#include "collide2d/tolerance.hpp"
 
 namespace collide2d::detail {
 
@@ -88,16 +89,12 @@ inline bool encloses(const Aabb& outer, const Aabb& inner) {
          inner.upper.y <= outer.upper.y;
 }
 
-/// The bounding box of a segment, grown by a relative tolerance so that every box the slab
-/// test (segment_meets_box) accepts overlaps it despite round-off.
+/// The bounding box of a segment, grown by the round-off of its ends' coordinates so that every
+/// box the slab test (segment_meets_box) accepts overlaps it.
 inline Aabb segment_bounds(Vec2 origin, Vec2 translation, Real max_fraction) {
   const Vec2 end = origin + max_fraction * translation;
-  Aabb bounds{min(origin, end), max(origin, end)};
-  const Real scale = std::abs(origin.x) + std::abs(origin.y) + std::abs(end.x) + std::abs(end.y);
-  const Real grow = 4 * relative_tolerance * scale + std::numeric_limits<Real>::min();
-  bounds.lower -= Vec2{grow, grow};
-  bounds.upper += Vec2{grow, grow};
-  return bounds;
+  const Aabb bounds{min(origin, end), max(origin, end)};
+  return bounds.expanded(round_off(coordinate_magnitude(origin) + coordinate_magnitude(end)));
 }
 
 std::unique_ptr<BroadPhase> make_dynamic_tree(const BroadPhaseOptions& options);

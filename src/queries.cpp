@@ -154,8 +154,7 @@ Real deepest_part_overlap(const Shape& a, const Shape& b, const Transform& b_to_
     const Aabb region_a = box_a.expanded(culling_margin(box_a));
     for_each_part(b, b_to_a, &region_a, [&](const auto& part_b, const Transform& placed_b, int) {
       if (const std::optional<Penetration> found = penetration(part_a, placed_a, part_b, placed_b)) {
-        const Real band = contact_tolerance(std::max(coordinate_magnitude(found->point_a), coordinate_magnitude(found->point_b)));
-        if (found->depth > band) deepest = std::max(deepest, found->depth);
+        if (found->depth > found->tolerance) deepest = std::max(deepest, found->depth);
       }
       return true;
     });
@@ -187,9 +186,9 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
     }
   };
   Penetration result;
+  add_planes();
   bool freed = frees(translation);  // only touching: no translation needed
   for (int round = 0; !freed && round < penetration_rounds; ++round) {
-    add_planes();
     // Shortest first, the translations where one or two contact planes are tight; the first that
     // frees B wins (a plane B can slide past need not hold).
     const std::vector<Vec2> candidates = detail::candidate_translations(planes);
@@ -206,6 +205,7 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
     freed = frees(translation);
     contacts.clear();
     manifolds_in_frame_of_a(a, b, moved_by(translation), contacts, {});
+    add_planes();
   }
   if (!freed) {
     // The contact planes do not describe the way out (B squeezed between opposed faces, or sunk
@@ -252,6 +252,7 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
   }
   result.depth = depth;
   result.normal = direction;
+  result.tolerance = tolerance;
   if (witness == nullptr) return result;  // no contact left at the final pose: the direction alone
   const ManifoldPoint& point = witness->manifold.points[witness_point];
   if (depth == 0) {  // touching only: the two surface points of the contact

@@ -145,7 +145,7 @@ class SweepAndPrune final : public BroadPhase {
     tidy();
     // An entry overlapping bounds on x has lower.x in [bounds.lower.x - widest, bounds.upper.x].
     // The slack covers round-off in the widths and in the subtraction.
-    const Real slack = relative_tolerance * (std::abs(bounds.lower.x) + widest_) + std::numeric_limits<Real>::min();
+    const Real slack = round_off(std::abs(bounds.lower.x) + widest_);
     const Real from = bounds.lower.x - widest_ - slack;
     auto it = std::lower_bound(entries_.begin(), entries_.end(), from,
                                [](const Entry& entry, Real x) { return entry.box.lower.x < x; });

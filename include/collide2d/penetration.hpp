@@ -14,6 +14,7 @@ struct Penetration {
   Vec2 point_a;    ///< world point of A deepest inside B
   Vec2 point_b;    ///< world point of B deepest inside A; point_a - point_b = depth * normal
   IterationStatus status = IterationStatus::converged;  ///< iteration_cap when GJK or EPA stopped at its cap
+  Real tolerance = 0;  ///< the touching band of the features involved (length units): depths within it mean touching
 };
 
 /// Depth, normal and witness points when A and B overlap or touch; empty when they are apart.
@@ -32,6 +33,7 @@ template <ConvexSupport A, ConvexSupport B>
   Vec2 normal = cores.normal;
   Real core_depth = -cores.distance;
   result.status = cores.status;
+  result.tolerance = cores.tolerance;
   if (cores.overlapping) {
     const EpaResult expansion = epa(a, b, b_to_a, cores.simplex);
     point_a = expansion.point_a;
