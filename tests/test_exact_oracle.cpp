@@ -62,6 +62,8 @@ struct ExactAxis {
   mpq_class value, normal_length2;
   double separation = -1e300;
   Vec2 normal;
+  int edge = -1;                  // the edge of the reference polygon
+  double runner_up = -1e300;      // the next best edge's separation, to tell ties apart
 };
 
 ExactAxis best_axis(const std::vector<ExactPoint>& reference, const std::vector<ExactPoint>& other) {
@@ -81,9 +83,12 @@ ExactAxis best_axis(const std::vector<ExactPoint>& reference, const std::vector<
     const mpq_class length2 = nx * nx + ny * ny;
     const double separation = lowest.get_d() / std::sqrt(length2.get_d());
     if (separation > best.separation) {
-      best = {lowest, length2, separation, {}};
+      const double runner_up = best.separation;
+      best = {lowest, length2, separation, {}, static_cast<int>(i), runner_up};
       const double length = std::sqrt(length2.get_d());
       best.normal = {static_cast<Real>(nx.get_d() / length), static_cast<Real>(ny.get_d() / length)};
+    } else {
+      best.runner_up = std::max(best.runner_up, separation);
     }
   }
   return best;
@@ -287,6 +292,108 @@ TEST(ExactOracle, EveryOutputOfPenetrationDistanceAndManifoldsAgrees) {
     for (const std::string& message : check->messages()) ADD_FAILURE() << check->name() << ": " << message;
     EXPECT_EQ(check->failures(), 0) << check->name();
   }
+}
+
+/// The incident edge the oracle expects: the edge of `incident` whose outward normal is most
+/// opposed to `reference_normal` (world), with the margin to the next edge.
+std::pair<int, double> expected_incident_edge(const std::vector<ExactPoint>& incident, Vec2 reference_normal) {
+  int best = -1;
+  double best_dot = 1e300, runner_up = 1e300;
+  for (std::size_t i = 0; i < incident.size(); ++i) {
+    const ExactPoint& p = incident[i];
+    const ExactPoint& q = incident[(i + 1) % incident.size()];
+    const double nx = mpq_class(q.y - p.y).get_d(), ny = mpq_class(p.x - q.x).get_d(), length = std::hypot(nx, ny);
+    const double value = (nx * double(reference_normal.x) + ny * double(reference_normal.y)) / length;
+    if (value < best_dot) {
+      runner_up = best_dot;
+      best_dot = value;
+      best = static_cast<int>(i);
+    } else {
+      runner_up = std::min(runner_up, value);
+    }
+  }
+  return {best, runner_up - best_dot};
+}
+
+TEST(ExactOracle, FeatureIdsNameTheEdgesInContactAndStayUnderSmallMotion) {
+  // For overlapping pairs whose reference face and incident edge the oracle decides clearly, the
+  // first manifold point's id names them (reference edge, incident edge, which shape is the
+  // reference); moving B by 1e-3 of its size keeps the id (without the end bit) while the oracle
+  // keeps the same features, and changes it when the oracle's reference face changes.
+  constexpr FeatureId index_mask = (FeatureId(1) << 28) - 1;
+  auto features_of = [](FeatureId id) { return id & ~(FeatureId(1) << 56); };
+  random_shapes::Generator generator(0x5eed'e8ac'0003ULL);
+  int named = 0, wrong_names = 0, kept = 0, lost_under_motion = 0, changed = 0, not_changed = 0;
+  struct Decided {
+    bool clear = false;
+    bool b_is_reference = false;
+    int reference_edge = -1, incident_edge = -1;
+  };
+  auto decide = [&](const std::vector<ExactPoint>& exact_a, const std::vector<ExactPoint>& exact_b, double band) {
+    Decided decided;
+    const ExactAxis of_a = best_axis(exact_a, exact_b), of_b = best_axis(exact_b, exact_a);
+    if (!(of_a.value <= 0 && of_b.value <= 0)) return decided;  // apart
+    const bool b_reference = of_b.separation > of_a.separation;
+    const ExactAxis& best = b_reference ? of_b : of_a;
+    const double other_best = b_reference ? of_a.separation : of_b.separation;
+    // Clear: the other shape's axes and this shape's other edges all worse by the hysteresis and more.
+    if (best.separation - std::max(other_best, best.runner_up) <= 64 * band) return decided;
+    const Vec2 reference_normal = best.normal;  // outward normal of the reference face (world)
+    const auto [incident, margin] = expected_incident_edge(b_reference ? exact_a : exact_b, reference_normal);
+    if (margin <= 1e-3) return decided;
+    decided = {true, b_reference, best.edge, incident};
+    return decided;
+  };
+  for (int index = 0; index < 6000; ++index) {
+    const Pair pair = generator.polygon_pair();
+    const Polygon &a = random_shapes::as_polygon(pair.a.shape), &b = random_shapes::as_polygon(pair.b.shape);
+    const Transform &ta = pair.a.transform, &tb = pair.b.transform;
+    const std::vector<ExactPoint> exact_a = exact_world_vertices(a, ta), exact_b = exact_world_vertices(b, tb);
+    const double band = band_epsilons * static_cast<double>(real_epsilon) * world_magnitude(exact_a, exact_b);
+    const Decided before = decide(exact_a, exact_b, band);
+    if (!before.clear) continue;
+    const Manifold manifold = collide(a, ta, b, tb);
+    if (manifold.point_count == 0) continue;  // checked elsewhere
+    const FeatureId id = manifold.points[0].id;
+    ++named;
+    const bool names_right = int(id & index_mask) == before.reference_edge && int((id >> 28) & index_mask) == before.incident_edge &&
+                             bool((id >> 57) & 1) == before.b_is_reference && (id >> 58) == 0;
+    if (!names_right && ++wrong_names <= 5) {
+      ADD_FAILURE() << "pair " << index << ": id names reference " << (id & index_mask) << " incident " << ((id >> 28) & index_mask)
+                    << " b_is_reference " << ((id >> 57) & 1) << ", the oracle " << before.reference_edge << " / " << before.incident_edge
+                    << " / " << before.b_is_reference;
+    }
+    // A small motion (1e-3 of B's size), and a large one (B turned by up to a radian).
+    const Transform small_motion{tb.position + Real(1e-3) * pair.b.size * generator.direction(), tb.rotation};
+    const Transform large_motion{tb.position, compose(Rot::from_angle(generator.uniform(-1, 1)), tb.rotation)};
+    for (const Transform& moved : {small_motion, large_motion}) {
+      const Decided after = decide(exact_a, exact_world_vertices(b, moved), band);
+      const Manifold moved_manifold = collide(a, ta, b, moved);
+      if (!after.clear || moved_manifold.point_count == 0) continue;
+      const bool same_features = after.b_is_reference == before.b_is_reference && after.reference_edge == before.reference_edge &&
+                                 after.incident_edge == before.incident_edge;
+      bool shares_id = false;
+      for (int i = 0; i < moved_manifold.point_count; ++i) {
+        for (int j = 0; j < manifold.point_count; ++j) {
+          shares_id = shares_id || features_of(moved_manifold.points[i].id) == features_of(manifold.points[j].id);
+        }
+      }
+      if (same_features) {
+        ++kept;
+        lost_under_motion += !shares_id;
+      } else {
+        ++changed;
+        not_changed += shares_id;
+      }
+    }
+  }
+  std::printf("feature ids: %d named (%d wrong); moved B: %d kept the features (%d ids changed), %d changed them (%d ids kept)\n",
+              named, wrong_names, kept, lost_under_motion, changed, not_changed);
+  EXPECT_GT(named, 1000);
+  EXPECT_EQ(wrong_names, 0);
+  EXPECT_EQ(lost_under_motion, 0);
+  EXPECT_GT(changed, 200);
+  EXPECT_EQ(not_changed, 0);
 }
 
 }  // namespace

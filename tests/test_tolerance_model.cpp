@@ -103,8 +103,13 @@ TEST(ToleranceModel, FarPairsAnswerAsThePairsAtTheOrigin) {
   // position.
   std::mt19937_64 random(7);
   std::uniform_real_distribution<double> unit(-1, 1), size(0.2, 2);
+  // Concave outlines too: an L and a notched block, as compounds.
+  const Shape l_shape = shape_from_outline(std::vector<Vec2>{{0, 0}, {2, 0}, {2, 0.5f}, {0.5f, 0.5f}, {0.5f, 2}, {0, 2}}).value();
+  const Shape notched = shape_from_outline(std::vector<Vec2>{{-1.5f, -1}, {1.5f, -1}, {1.5f, 1}, {0.5f, 1}, {0, 0.2f}, {-0.5f, 1}, {-1.5f, 1}}).value();
   auto random_shape = [&](int kind) -> Shape {
     switch (kind) {
+      case 4: return l_shape;
+      case 5: return notched;
       case 0: return make_box(Real(size(random)), Real(size(random))).value();
       case 1: return Circle{{}, Real(size(random))};
       case 2: return Capsule{{Real(-size(random)), 0}, {Real(size(random)), 0}, Real(size(random) / 4)};
@@ -124,7 +129,7 @@ TEST(ToleranceModel, FarPairsAnswerAsThePairsAtTheOrigin) {
   for (const double magnitude : magnitudes) {
     double worst_depth = 0, worst_normal = 0;
     for (int trial = 0; trial < 400; ++trial) {
-      const Shape a = random_shape(trial % 4), b = random_shape((trial / 4) % 4);
+      const Shape a = random_shape(trial % 6), b = random_shape((trial / 6) % 6);
       const Vec2 base{Real(magnitude * (1 + 0.1 * unit(random))), Real(-magnitude * (1 + 0.1 * unit(random)))};
       const Real angle_a = Real(3 * unit(random)), angle_b = Real(3 * unit(random));
       const Transform far_a = Transform::from(base, angle_a);
