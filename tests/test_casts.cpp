@@ -641,10 +641,13 @@ std::vector<CastCase> cast_cases() {
   // Rounded box (core 1 x 1, radius 0.25) and a capsule r 0.25 lying flat, coming down from y = 3: gap 3 - 1.25 - 0.25 = 1.5 of 2.
   cases.push_back({"capsule onto rounded box", box(1, 1, R(0.25)), at(0, 0), capsule({-R(0.5), 0}, {R(0.5), 0}, R(0.25)), at(0, 3), {0, -2},
                    true, R(0.75), up, {R(-0.5), R(1.25)}, {R(0.5), R(1.25)}});
-  // Already touching or overlapping: time 0 whatever the motion.
+  // Already overlapping, or touching with a motion that closes the gap: time 0. Touching and
+  // moving apart never touches again (no hit).
   cases.push_back({"circles touching, moving in", circle(1), at(0, 0), circle(R(0.5)), at(1.5, 0), {-1, 0}, true, 0, right, {1, 0}, {1, 0}, true});
-  cases.push_back({"circles touching, moving apart", circle(1), at(0, 0), circle(R(0.5)), at(1.5, 0), {1, 0}, true, 0, right, {1, 0}, {1, 0}, true});
-  cases.push_back({"boxes touching", box(1, 1), at(0, 0), box(R(0.5), R(0.5)), at(1.5, 0.2), {3, 1}, true, 0, right, {1, R(-0.3)}, {1, R(0.7)}, true});
+  cases.push_back({"circles touching, moving apart", circle(1), at(0, 0), circle(R(0.5)), at(1.5, 0), {1, 0}, false, 0, right, {}, {}, false});
+  cases.push_back({"boxes touching, moving in", box(1, 1), at(0, 0), box(R(0.5), R(0.5)), at(1.5, 0.2), {-3, 1}, true, 0, right, {1, R(-0.3)}, {1, R(0.7)}, true});
+  cases.push_back({"boxes touching, moving apart", box(1, 1), at(0, 0), box(R(0.5), R(0.5)), at(1.5, 0.2), {3, 1}, false, 0, right, {}, {}, false});
+  cases.push_back({"boxes touching, sliding along", box(1, 1), at(0, 0), box(R(0.5), R(0.5)), at(1.5, 0.2), {0, 3}, false, 0, right, {}, {}, false});
   // Overlapping by 0.3 along x: the normal is the penetration normal, +x.
   cases.push_back({"boxes overlapping", box(1, 1), at(0, 0), box(R(0.5), R(0.5)), at(1.2, 0.2), {0, 5}, true, 0, right, {}, {}, true});
   // Misses.
