@@ -1119,3 +1119,79 @@ TEST(PointQuery, RandomPointsAgainstBruteForce) {
 }
 
 }  // namespace
+
+// ------------------------------------------------------------------------------------------------
+// Casts from touching, and the stopping gap.
+
+TEST(ShapeCast, TouchingPairsMovingApartOrAlongReportNoHitAndMovingInReportZero) {
+  // A box resting exactly on a floor (and within round-off of it), turned floors, far from the
+  // origin: moving away or sliding along gives no hit, so a cast-and-slide loop moves the whole
+  // motion; moving into the floor gives time 0. Far from the origin the floor is not turned: a
+  // turned pose there is rounded by more than the touching band of the shapes (1e-3 at 1e4 in
+  // float), so the pair would not be touching but overlapping.
+  const Shape floor = make_box(50, 1).value(), box = make_box(R(0.5), R(0.5)).value();
+  const double far = kFloat ? 1e4 : 1e8;
+  int checked = 0;
+  for (const double origin : {0.0, far}) {
+    for (const double angle : {0.0, 0.3, -1.2}) {
+      if (origin != 0 && angle != 0) continue;
+      const Rot turn = Rot::from_angle(R(angle));
+      const Transform floor_pose{{R(origin), R(-origin)}, turn};
+      for (const double lift : {0.0, 0.25 * double(contact_tolerance(64))}) {  // on it, and a quarter band above
+        // On top of the floor (local y = 1.5 above its centre), shifted along it.
+        const Transform box_pose{transform_point(floor_pose, {R(3), R(1.5 + lift)}), turn};
+        const Vec2 up = rotate(turn, {0, 1}), along = rotate(turn, {1, 0});
+        SCOPED_TRACE("origin " + std::to_string(origin) + " angle " + std::to_string(angle) + " lift " + std::to_string(lift));
+        EXPECT_FALSE(shape_cast(floor, floor_pose, box, box_pose, R(2) * up).has_value());
+        EXPECT_FALSE(shape_cast(floor, floor_pose, box, box_pose, R(5) * along).has_value());
+        EXPECT_FALSE(shape_cast(floor, floor_pose, box, box_pose, R(5) * along + R(0.5) * up).has_value());
+        const std::optional<CastHit> into = shape_cast(floor, floor_pose, box, box_pose, R(-1) * up + R(2) * along);
+        ASSERT_TRUE(into.has_value());
+        EXPECT_EQ(into->time, 0);
+        EXPECT_TRUE(into->initially_touching);
+        EXPECT_NEAR(dot(into->normal, up), 1, 1e-5);
+        // Through the Shape variant, and against a floor cut into pieces (a compound).
+        EXPECT_FALSE(shape_cast(Shape{floor}, floor_pose, Shape{box}, box_pose, R(5) * along).has_value());
+        checked += 5;
+      }
+    }
+  }
+  // A corner on a face, and a circle on a polygon's vertex.
+  const Shape circle = Circle{{}, R(0.5)};
+  const Real diagonal = std::sqrt(R(0.5)) * R(0.5);
+  const Transform on_corner{{R(0.5) + diagonal, R(0.5) + diagonal}, {}};
+  EXPECT_FALSE(shape_cast(box, {}, circle, on_corner, {R(1), R(1)}).has_value());
+  EXPECT_FALSE(shape_cast(box, {}, circle, on_corner, {R(1), R(-1)}).has_value());  // along the tangent at the vertex
+  const std::optional<CastHit> into_corner = shape_cast(box, {}, circle, on_corner, {R(-1), R(0)});
+  ASSERT_TRUE(into_corner.has_value());
+  EXPECT_EQ(into_corner->time, 0);
+  // Overlapping well beyond the band: time 0 whatever the motion.
+  const std::optional<CastHit> deep = shape_cast(floor, {}, box, Transform{{0, R(1.2)}, {}}, {0, R(5)});
+  ASSERT_TRUE(deep.has_value());
+  EXPECT_EQ(deep->time, 0);
+  EXPECT_TRUE(deep->initially_touching);
+  EXPECT_GT(checked, 0);
+}
+
+TEST(ShapeCast, StopsWithinTheFeaturesBandOrAtTheTargetSeparation) {
+  // A box dropped 2 units onto floors of half-width 10 to 5000: the gap left scales with the
+  // round-off of the floor's coordinates (its face's vertices), not 8 x 64 epsilons of the sizes
+  // (which left 0.0003 / 0.003 / 0.03 / 0.15 before).
+  const Shape box = make_box(R(0.5), R(0.5)).value();
+  for (const double half_width : {10.0, 100.0, 1000.0, 5000.0}) {
+    const Shape floor = make_box(R(half_width), 1).value();
+    const Transform start{{R(3), R(3.5)}, {}};
+    for (const double target : {0.0, 0.01}) {
+      CastOptions options;
+      options.target_separation = R(target);
+      const std::optional<CastHit> hit = shape_cast(floor, {}, box, start, {0, R(-4)}, options);
+      ASSERT_TRUE(hit.has_value());
+      const double bottom = 3.5 - 4 * double(hit->time) - 0.5;
+      const double gap = bottom - 1;
+      const double band = double(contact_tolerance(R(2 * half_width + 8)));
+      std::printf("floor half-width %g, target %g: stopped %.3g above\n", half_width, target, gap);
+      EXPECT_GE(gap, target - 1e-12);
+      EXPECT_LE(gap, target + band + 1e-12);
+    }
+  }
+}
