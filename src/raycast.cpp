@@ -6,7 +6,8 @@
 // products); an unrounded polygon clips the ray against every edge's half-plane (Cyrus & Beck,
 // "Generalized two- and three-dimensional clipping", 1978): entering edges raise the lower
 // bound, leaving edges lower the upper bound, and the hit is where the last entering edge was
-// crossed. Capsules and rounded polygons cast a point with shape_cast.
+// crossed. Capsules and rounded polygons (a core swept by a radius) take the earliest of each
+// core edge moved out by the radius, within the edge's extent, and each core vertex's circle.
 #include "collide2d/raycast.hpp"
 
 #include <algorithm>
@@ -14,7 +15,8 @@
 #include <limits>
 
 #include "collide2d/point_query.hpp"
-#include "collide2d/shape_cast.hpp"
+#include "collide2d/tolerance.hpp"
+#include "polygon_view.hpp"
 
 namespace collide2d {
 namespace {
@@ -31,11 +33,19 @@ struct StartResult {
   std::optional<RayHit> hit;
 };
 
+/// The band within which a ray's start counts as on the surface, and a ray grazing a vertex or
+/// running along an edge counts as touching: the contact tolerance of the coordinates the cast
+/// uses in the shape's frame (the shape's reach, the ray's two ends).
+template <class S>
+Real ray_tolerance(const S& shape, Vec2 local_origin, Vec2 local_direction, Real max_fraction) {
+  return contact_tolerance(size_scale(shape) + coordinate_magnitude(local_origin) + coordinate_magnitude(local_origin + max_fraction * local_direction));
+}
+
 template <class S>
 StartResult classify_start(const S& shape, const Transform& transform, const Ray& ray) {
   const PointProjection start = closest_point(shape, transform, ray.origin);
-  const Real tolerance =
-      relative_tolerance * (size_scale(shape) + length(ray.origin - transform.position) + length(ray.translation) * ray.max_fraction);
+  const Real tolerance = ray_tolerance(shape, inverse_transform_point(transform, ray.origin), inverse_rotate(transform.rotation, ray.translation),
+                                       ray.max_fraction);
   if (start.signed_distance < -tolerance) return {true, RayHit{0, ray.origin, {}, true}};
   if (start.signed_distance <= tolerance) {
     if (dot(ray.translation, start.normal) <= 0) return {true, RayHit{0, ray.origin, start.normal, false}};
@@ -45,34 +55,70 @@ StartResult classify_start(const S& shape, const Transform& transform, const Ray
   return {};
 }
 
-/// Capsules and rounded polygons: cast a point at the shape.
-template <class S>
-std::optional<RayHit> cast_point(const S& shape, const Transform& transform, const Ray& ray) {
-  const std::optional<CastHit> cast =
-      shape_cast(shape, transform, Circle{{0, 0}, 0}, Transform{ray.origin, {}}, ray.max_fraction * ray.translation);
-  if (!cast) return std::nullopt;
-  const Real fraction = cast->time * ray.max_fraction;
-  return RayHit{fraction, ray.origin + fraction * ray.translation, cast->normal, false};
+/// The nearer fraction t >= 0 at which origin + t direction meets the circle |p - center| = radius
+/// (all in one frame), or none. Circles and the rounded corners of capsules and polygons use it.
+std::optional<Real> ray_circle_fraction(Vec2 origin, Vec2 direction, Vec2 center, Real radius) {
+  const Vec2 from_center = origin - center;
+  // |from_center + t direction|^2 = r^2, the nearer root.
+  const Real a = length_squared(direction), half_b = dot(from_center, direction), c = length_squared(from_center) - radius * radius;
+  const Real discriminant = half_b * half_b - a * c;
+  if (discriminant < 0 || !(a > 0)) return std::nullopt;
+  const Real fraction = (-half_b - std::sqrt(discriminant)) / a;
+  if (fraction < 0) return std::nullopt;
+  return fraction;
+}
+
+/// A ray from outside against a rounded core (a capsule's segment or a rounded polygon's), exact:
+/// the earliest of each edge moved out by the radius (within the edge's extent, widened by the
+/// touching band so the junctions are covered) and each vertex's circle of the radius (where the
+/// vertex is the nearest core feature: a grazing ray's circle root is ill-conditioned, and the
+/// edge is exact there). In the core's frame.
+std::optional<RayHit> cast_rounded_core(const detail::PolygonView& core, const Transform& transform, const Ray& ray) {
+  const Vec2 origin = inverse_transform_point(transform, ray.origin);
+  const Vec2 direction = inverse_rotate(transform.rotation, ray.translation);
+  const Real tolerance = contact_tolerance(core.reach() + coordinate_magnitude(origin));
+  const int count = core.count();
+  Real best = std::numeric_limits<Real>::max();
+  Vec2 best_normal;
+  for (int i = 0; i < count; ++i) {
+    const Vec2 v1 = core.vertices[i], v2 = core.vertices[(i + 1) % count], normal = core.normals[i];
+    const Vec2 along = v2 - v1;
+    const Real approach = dot(normal, direction);
+    if (approach < 0) {  // the moved edge's line dot(n, p - v1) = r, entered from outside
+      const Real fraction = (core.radius - dot(normal, origin - v1)) / approach;
+      const Real position = dot(origin + fraction * direction - v1, along), slack = tolerance * length(along);
+      if (fraction >= 0 && fraction < best && position >= -slack && position <= length_squared(along) + slack) {
+        best = fraction;
+        best_normal = normal;
+      }
+    }
+    if (const std::optional<Real> fraction = ray_circle_fraction(origin, direction, v1, core.radius); fraction && *fraction < best) {
+      const Vec2 from_vertex = origin + *fraction * direction - v1;
+      const Vec2 before = v1 - core.vertices[(i + count - 1) % count];
+      if (dot(from_vertex, along) <= 0 && dot(from_vertex, before) >= 0) {  // the vertex's own region
+        best = *fraction;
+        best_normal = normalize(from_vertex);
+      }
+    }
+  }
+  if (best > ray.max_fraction) return std::nullopt;
+  return to_world(ray, transform, best, best_normal);
 }
 
 }  // namespace
 
 std::optional<RayHit> raycast(const Circle& shape, const Transform& transform, const Ray& ray) {
   if (StartResult start = classify_start(shape, transform, ray); start.decided) return start.hit;
-  const Vec2 origin = inverse_transform_point(transform, ray.origin) - shape.center;
+  const Vec2 origin = inverse_transform_point(transform, ray.origin);
   const Vec2 direction = inverse_rotate(transform.rotation, ray.translation);
-  // |origin + t direction|^2 = r^2, the nearer root.
-  const Real a = length_squared(direction), half_b = dot(origin, direction), c = length_squared(origin) - shape.radius * shape.radius;
-  const Real discriminant = half_b * half_b - a * c;
-  if (discriminant < 0) return std::nullopt;
-  const Real fraction = (-half_b - std::sqrt(discriminant)) / a;
-  if (fraction < 0 || fraction > ray.max_fraction) return std::nullopt;
-  return to_world(ray, transform, fraction, normalize(origin + fraction * direction));
+  const std::optional<Real> fraction = ray_circle_fraction(origin, direction, shape.center, shape.radius);
+  if (!fraction || *fraction > ray.max_fraction) return std::nullopt;
+  return to_world(ray, transform, *fraction, normalize(origin + *fraction * direction - shape.center));
 }
 
 std::optional<RayHit> raycast(const Capsule& shape, const Transform& transform, const Ray& ray) {
   if (StartResult start = classify_start(shape, transform, ray); start.decided) return start.hit;
-  return cast_point(shape, transform, ray);
+  return cast_rounded_core(detail::SegmentCore(shape.a, shape.b).view(shape.radius), transform, ray);
 }
 
 std::optional<RayHit> raycast(const Segment& shape, const Transform& transform, const Ray& ray) {
@@ -81,7 +127,7 @@ std::optional<RayHit> raycast(const Segment& shape, const Transform& transform, 
   const Vec2 direction = inverse_rotate(transform.rotation, ray.translation);
   const Vec2 along = shape.b - shape.a, to_start = shape.a - origin;
   const Real denominator = cross(direction, along);
-  const Real tolerance = relative_tolerance * (size_scale(shape) + length(origin)) * length(direction);
+  const Real tolerance = ray_tolerance(shape, origin, direction, ray.max_fraction) * length(direction);
   if (std::abs(denominator) <= tolerance * length(along)) {  // parallel
     if (std::abs(cross(to_start, direction)) > tolerance * length(to_start + direction)) return std::nullopt;
     // Along the segment's line: the nearer end ahead, normal pointing back along the ray.
@@ -103,7 +149,7 @@ std::optional<RayHit> raycast(const Segment& shape, const Transform& transform, 
 
 std::optional<RayHit> raycast(const Polygon& shape, const Transform& transform, const Ray& ray) {
   if (StartResult start = classify_start(shape, transform, ray); start.decided) return start.hit;
-  if (shape.radius() > 0) return cast_point(shape, transform, ray);
+  if (shape.radius() > 0) return cast_rounded_core(detail::view_of(shape), transform, ray);
   const Vec2 origin = inverse_transform_point(transform, ray.origin);
   const Vec2 direction = inverse_rotate(transform.rotation, ray.translation);
   // Touching within the size-scaled tolerance counts: clip against the edges pushed out by it, so
@@ -112,7 +158,7 @@ std::optional<RayHit> raycast(const Polygon& shape, const Transform& transform, 
   // vertex the widened edges reach well past it (tolerance / sin(half the angle)); a hit there
   // farther than the tolerance from the polygon is a false one, and the ray is clipped again
   // against the edges themselves.
-  const Real tolerance = relative_tolerance * (size_scale(shape) + length(origin) + length(direction) * ray.max_fraction);
+  const Real tolerance = ray_tolerance(shape, origin, direction, ray.max_fraction);
   const auto vertices = shape.vertices();
   const auto normals = shape.normals();
   auto clip = [&](Real widening) -> std::optional<RayHit> {

@@ -439,6 +439,10 @@ TEST(Raycast, RandomRaysAgainstBruteForce) {
   random_shapes::Check normal_check("normal supports the shape at the hit", 1);
   random_shapes::Check before_check("no sample before the hit inside", 1);
   random_shapes::Check segment_check("segment crossings (exact line intersection)", 1);
+  // Capsules and rounded polygons are exact too: their hits lie on the surface within the plain
+  // round-off err (64 eps x scale), not the old cast band (8 x 64 eps x scale more).
+  random_shapes::Check rounded_check("rounded shapes: hit on the surface to round-off", 1);
+  double worst_rounded = 0;
   int rays = 0, hits = 0, misses = 0, insides = 0, ambiguous = 0;
   Core core;
   const int kRays = 20000;
@@ -575,6 +579,12 @@ TEST(Raycast, RandomRaysAgainstBruteForce) {
     fraction_check.record(std::max(below, above) * dlen, scale, context);
     const P p = dp(hit->point);
     surface_check.record(std::max(0.0, std::abs(point_sd(core, p)) - band), scale, context);
+    const bool rounded = std::holds_alternative<Capsule>(body.shape) ||
+                         (std::holds_alternative<Polygon>(body.shape) && std::get<Polygon>(body.shape).radius() > 0);
+    if (rounded) {
+      rounded_check.record(std::max(0.0, std::abs(point_sd(core, p)) - err), scale, context);
+      worst_rounded = std::max(worst_rounded, std::abs(point_sd(core, p)) / (kEps * scale));
+    }
     // The normal: unit, facing the ray, and the plane through the hit with that normal supports the shape.
     const P n = dp(hit->normal);
     normal_check.require(std::abs(norm(n) - 1) < 1e-5 && dot(n, d) <= 1e-3 * dlen, context);
@@ -584,10 +594,11 @@ TEST(Raycast, RandomRaysAgainstBruteForce) {
       before_check.record(std::max(0.0, -f(t) - band), scale, context);
     }
   }
-  std::printf("checked %d random rays: %d hits, %d misses, %d starting inside, %d within the tolerance band\n", rays, hits, misses,
-              insides, ambiguous);
+  std::printf("checked %d random rays: %d hits, %d misses, %d starting inside, %d within the tolerance band; rounded shapes' hits "
+              "off the surface by at most %.3g eps x scale\n",
+              rays, hits, misses, insides, ambiguous, worst_rounded);
   for (const random_shapes::Check* check :
-       {&fraction_check, &miss_check, &inside_check, &surface_check, &normal_check, &before_check, &segment_check}) {
+       {&fraction_check, &miss_check, &inside_check, &surface_check, &normal_check, &before_check, &segment_check, &rounded_check}) {
     check->print();
     EXPECT_EQ(check->failures(), 0) << check->name();
     for (const std::string& message : check->messages()) ADD_FAILURE() << check->name() << ": " << message;

@@ -35,8 +35,9 @@ struct RayHit {
 ///   first touches the polygon, with the normal of the edge it enters through there (as Box2D
 ///   does); a ray running along a segment's line hits its nearer end with the normal pointing back
 ///   along the ray.
-/// Circles, segments and unrounded polygons are analytic (polygons by Cyrus–Beck clipping);
-/// capsules and rounded polygons use shape_cast() of a point, exact to the cast tolerance.
+/// Every shape is analytic, exact to round-off: circles, segments, polygons by Cyrus–Beck
+/// clipping, and capsules and rounded polygons as their core's edges moved out by the radius and
+/// circles at the core's vertices.
 [[nodiscard]] std::optional<RayHit> raycast(const Circle& shape, const Transform& transform, const Ray& ray);
 [[nodiscard]] std::optional<RayHit> raycast(const Capsule& shape, const Transform& transform, const Ray& ray);
 [[nodiscard]] std::optional<RayHit> raycast(const Segment& shape, const Transform& transform, const Ray& ray);
