@@ -1,11 +1,11 @@
 // decompose.cpp — cutting a simple outline into convex pieces.
 //
 // Outline of decompose():
-//   1. Clean: refuse non-finite points; weld consecutive points closer than the size-scaled
+//   1. Clean: refuse non-finite points; weld consecutive points closer than the welding
 //      tolerance; drop points lying straight between their neighbours; an edge that runs straight
 //      back along the previous one is a self-intersection.
-//   2. Check every pair of non-adjacent edges with exact orientation signs (computed in double,
-//      where the products of float coordinates are exact): a proper crossing or two edges running
+//   2. Check every pair of non-adjacent edges with exact orientation signs (src/orientation.hpp,
+//      exact for float and double coordinates): a proper crossing or two edges running
 //      along each other is refused, naming both edges; a vertex resting on another edge is
 //      inserted into that edge, so every touch becomes two visits of one point.
 //   3. Where the outline visits a point twice, the two corners there must not interleave (that
@@ -25,6 +25,9 @@
 // pieces meet at a T-junction; the compound's seam test (compound.cpp) handles both.
 #include "collide2d/decompose.hpp"
 
+#include "collide2d/tolerance.hpp"
+#include "orientation.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -42,14 +45,8 @@ struct OutlineVertex {
   int edge_end = -1;   // this vertex lies on, by its end points
 };
 
-double orientation_value(Vec2 a, Vec2 b, Vec2 c) {
-  return (double(b.x) - double(a.x)) * (double(c.y) - double(a.y)) - (double(b.y) - double(a.y)) * (double(c.x) - double(a.x));
-}
-/// +1 when a, b, c turn left, -1 right, 0 collinear.
-int orientation(Vec2 a, Vec2 b, Vec2 c) {
-  const double value = orientation_value(a, b, c);
-  return (value > 0) - (value < 0);
-}
+/// +1 when a, b, c turn left, -1 right, 0 collinear: exact for float and double coordinates.
+int orientation(Vec2 a, Vec2 b, Vec2 c) { return detail::exact_orientation(a, b, c); }
 /// p, known to be collinear with a and b, lies strictly between them.
 bool strictly_between(Vec2 a, Vec2 b, Vec2 p) {
   return p != a && p != b && std::min(a.x, b.x) <= p.x && p.x <= std::max(a.x, b.x) && std::min(a.y, b.y) <= p.y &&
@@ -216,9 +213,9 @@ Result<Decomposition> decompose(std::span<const Vec2> input) {
   Real scale = 0;
   for (std::size_t i = 0; i < input.size(); ++i) {
     if (!is_finite(input[i])) return refuse(ShapeErrorKind::non_finite, static_cast<int>(i), "point " + std::to_string(i) + " is not finite");
-    scale = std::max({scale, std::abs(input[i].x), std::abs(input[i].y)});
+    scale = std::max(scale, coordinate_magnitude(input[i]));
   }
-  const Real tolerance = relative_tolerance * scale;
+  const Real tolerance = weld_tolerance(scale);
   auto same_point = [&](Vec2 p, Vec2 q) { return std::abs(p.x - q.x) <= tolerance && std::abs(p.y - q.y) <= tolerance; };
 
   // 1. Clean.
@@ -381,8 +378,14 @@ Result<Decomposition> decompose(std::span<const Vec2> input) {
       Result<Polygon> polygon = make_polygon(corners);
       if (polygon) {
         decomposition.pieces.push_back(std::move(polygon).value());
-      } else if (polygon.error().kind != ShapeErrorKind::zero_area && polygon.error().kind != ShapeErrorKind::too_few_points) {
-        return polygon.error();  // a sliver within round-off of a line is dropped; anything else is a bug worth reporting
+      } else if (polygon.error().kind == ShapeErrorKind::zero_area || polygon.error().kind == ShapeErrorKind::too_few_points) {
+        // A sliver thinner than the welding tolerance: left out, and counted with its area.
+        ++decomposition.slivers;
+        double twice_area = 0;
+        for (std::size_t i = 0; i < corners.size(); ++i) twice_area += double(cross(corners[i], corners[(i + 1) % corners.size()]));
+        decomposition.sliver_area += static_cast<Real>(std::abs(twice_area) / 2);
+      } else {
+        return polygon.error();  // anything else is a bug worth reporting
       }
     }
   }
@@ -401,6 +404,10 @@ Result<Shape> shape_from_outline(std::span<const Vec2> outline, Real radius) {
                   "the outline is concave; rounding a concave outline (radius > 0) is not supported");
   }
   std::vector<Polygon> pieces = std::move(decomposition).value().pieces;
+  if (pieces.empty()) {
+    return refuse(ShapeErrorKind::zero_area, -1,
+                  "the outline encloses no area: every piece is thinner than the welding tolerance of its coordinates");
+  }
   if (pieces.size() == 1) return Shape(std::move(pieces.front()));
   std::vector<CompoundChild> children;
   children.reserve(pieces.size());

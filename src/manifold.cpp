@@ -38,10 +38,11 @@ Real pair_magnitude_bound(Real reach_a, Real reach_b, const Transform& b_to_a) {
   return reach_a + reach_b + coordinate_magnitude(b_to_a.position);
 }
 
-/// The largest coordinate_magnitude of face `edge`'s two vertices, placed by `transform`.
+/// The magnitude behind a candidate reference face's separation (A's frame): the face's extent,
+/// and what placing it by `transform` rounded.
 Real face_magnitude(const PolygonView& view, int edge, const Transform& transform) {
-  return std::max(coordinate_magnitude(transform_point(transform, view.vertices[edge])),
-                  coordinate_magnitude(transform_point(transform, view.vertices[(edge + 1) % view.count()])));
+  const Vec2 v1 = transform_point(transform, view.vertices[edge]), v2 = transform_point(transform, view.vertices[(edge + 1) % view.count()]);
+  return coordinate_magnitude(v2 - v1) + std::max(placement_magnitude(transform, v1), placement_magnitude(transform, v2));
 }
 
 /// Expresses an A-frame manifold in world coordinates.
@@ -116,9 +117,11 @@ Manifold clip_incident_edge(const PolygonView& reference, int reference_edge, co
       dot(incident.normals[before], normal_in_incident) < dot(incident.normals[deepest], normal_in_incident) ? before : deepest;
   std::array<Vec2, 2> ends = {transform_point(incident_to_reference, incident.vertices[incident_edge]),
                               transform_point(incident_to_reference, incident.vertices[(incident_edge + 1) % incident.count()])};
-  const Real tolerance = contact_tolerance(std::max({coordinate_magnitude(v1), coordinate_magnitude(v2), coordinate_magnitude(ends[0]),
-                                                     coordinate_magnitude(ends[1])}) +
-                                           radii);
+  // The features involved: the face's extent, the incident ends' offsets from it, and what placing
+  // the incident shape in the reference frame rounded.
+  const Real tolerance = contact_tolerance(
+      std::max({coordinate_magnitude(v2 - v1), coordinate_magnitude(ends[0] - v1), coordinate_magnitude(ends[1] - v1)}) +
+      std::max(placement_magnitude(incident_to_reference, ends[0]), placement_magnitude(incident_to_reference, ends[1])) + radii);
 
   const Vec2 tangent = normalize(v2 - v1);
   const Real lower = dot(tangent, v1), upper = dot(tangent, v2);
@@ -186,11 +189,13 @@ Manifold collide_views(const PolygonView& a, const PolygonView& b, const Transfo
   return manifold;
 }
 
-/// A circle (centre given in the view's frame) against a polygon-like shape; normal from the view to the circle.
-Manifold collide_view_circle(const PolygonView& shape, Vec2 center, Real circle_radius, const CollideOptions& options) {
+/// A circle (centre given in the view's frame, where `circle_to_shape` placed it) against a
+/// polygon-like shape; normal from the view to the circle.
+Manifold collide_view_circle(const PolygonView& shape, Vec2 center, const Transform& circle_to_shape, Real circle_radius,
+                             const CollideOptions& options) {
   const Real radii = shape.radius + circle_radius;
   const detail::CoreFeature nearest = detail::nearest_core_feature(shape, center);
-  const Real tolerance = contact_tolerance(nearest.magnitude + radii);
+  const Real tolerance = contact_tolerance(nearest.magnitude + placement_magnitude(circle_to_shape, center) + radii);
   if (nearest.signed_distance > radii + options.speculative_distance + tolerance) return {};
   const Vec2 core_point = nearest.core_point, normal = nearest.normal;
   const Real core_distance = nearest.signed_distance;
@@ -208,7 +213,7 @@ Manifold collide_view_circle(const PolygonView& shape, Vec2 center, Real circle_
 Manifold collide_circle_with(const Circle& a, const Transform& transform_a, const PolygonView& b, const Transform& transform_b,
                              const CollideOptions& options) {
   const Transform a_to_b = inverse_compose(transform_b, transform_a);
-  Manifold manifold = collide_view_circle(b, transform_point(a_to_b, a.center), a.radius, options);
+  Manifold manifold = collide_view_circle(b, transform_point(a_to_b, a.center), a_to_b, a.radius, options);
   manifold.normal = -manifold.normal;  // the view-to-circle normal, turned to run from A (the circle) to B
   return to_world(manifold, transform_b);
 }
@@ -236,7 +241,7 @@ Manifold collide_polygon_views(const PolygonView& a, const Transform& transform_
 Manifold collide(const Circle& a, const Transform& transform_a, const Circle& b, const Transform& transform_b, const CollideOptions& options) {
   const Transform b_to_a = inverse_compose(transform_a, transform_b);
   const Vec2 center_b = transform_point(b_to_a, b.center);
-  const Real tolerance = circles_contact_tolerance(a.center, center_b, a.radius + b.radius);
+  const Real tolerance = circles_contact_tolerance(a.center, center_b, a.radius + b.radius, b_to_a);
   const Vec2 offset = center_b - a.center;
   const Real center_distance = length(offset);
   if (center_distance - a.radius - b.radius > options.speculative_distance + tolerance) return {};

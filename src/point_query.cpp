@@ -28,7 +28,7 @@ CoreFeature nearest_core_feature(const PolygonView& core, Vec2 point) {
     }
   }
   const Vec2 v1 = core.vertices[face], v2 = core.vertices[(face + 1) % core.count()];
-  const Real magnitude = std::max({coordinate_magnitude(point), coordinate_magnitude(v1), coordinate_magnitude(v2)});
+  const Real magnitude = std::max(coordinate_magnitude(v2 - v1), coordinate_magnitude(point - v1));
   CoreFeature nearest{point - face_separation * core.normals[face], core.normals[face], face_separation, face, false, magnitude};
   if (face_separation > 0 || core.count() == 2) {  // outside, even by less than the tolerance: a vertex may be nearer
     const Real past_v1 = dot(point - v1, v2 - v1), past_v2 = dot(point - v2, v1 - v2);

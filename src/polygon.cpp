@@ -2,10 +2,10 @@
 // bounding boxes and size scales.
 //
 // make_polygon outline: reject non-finite input; weld consecutive points closer than the
-// size-scaled tolerance; orient counter-clockwise by the sign of the shoelace area; drop points
-// that lie on the segment between their neighbours; then every remaining turn must be a strict
-// left turn and the turns must add up to one revolution (a pentagram turns left everywhere but
-// winds twice).
+// welding tolerance (weld_tolerance of the coordinates, tolerance.hpp); orient counter-clockwise
+// by the sign of the shoelace area; drop points that lie on the segment between their
+// neighbours; then every remaining turn must be a strict left turn and the turns must add up to
+// one revolution (a pentagram turns left everywhere but winds twice).
 //
 // Support outline for large polygons: the outward normals of a convex counter-clockwise polygon
 // increase in angle around the circle, and the vertex farthest along d is the one between the two
@@ -19,6 +19,7 @@
 
 #include "collide2d/shapes.hpp"
 #include "collide2d/support.hpp"
+#include "collide2d/tolerance.hpp"
 
 namespace collide2d {
 namespace {
@@ -76,9 +77,9 @@ Result<Polygon> make_polygon(std::span<const Vec2> points, Real radius) {
       return refuse(ShapeErrorKind::non_finite, static_cast<int>(i),
                     "polygon " + describe_point(static_cast<int>(i), points[i]) + " is not finite");
     }
-    scale = std::max({scale, std::abs(points[i].x), std::abs(points[i].y)});
+    scale = std::max(scale, coordinate_magnitude(points[i]));
   }
-  const Real tolerance = relative_tolerance * scale;
+  const Real tolerance = weld_tolerance(scale);
 
   // Weld consecutive duplicates, cyclically.
   std::vector<OutlinePoint> outline;
@@ -171,9 +172,9 @@ Result<Polygon> make_polygon(std::span<const Vec2> points, Real radius) {
     area_sum += triangle_area;
   }
   polygon.centroid_ = origin + (Real(1) / (3 * area_sum)) * weighted_centroid;
-  polygon.is_rectangle_ = n == 4 && std::abs(dot(normals[0], normals[1])) <= relative_tolerance &&
-                          std::abs(dot(normals[1], normals[2])) <= relative_tolerance &&
-                          std::abs(dot(normals[2], normals[3])) <= relative_tolerance;
+  polygon.is_rectangle_ = n == 4 && std::abs(dot(normals[0], normals[1])) <= direction_tolerance &&
+                          std::abs(dot(normals[1], normals[2])) <= direction_tolerance &&
+                          std::abs(dot(normals[2], normals[3])) <= direction_tolerance;
   if (polygon.count_ > polygon_inline_capacity) {
     polygon.normal_pseudo_angles_.resize(n);
     for (std::size_t i = 0; i < n; ++i) {

@@ -56,7 +56,7 @@ struct CoreFeature {
   Real signed_distance;    // distance from the core's boundary: > 0 outside, <= 0 inside (a segment core has no inside)
   int feature;             // the nearest edge's index, or the nearest vertex's index when at_vertex
   bool at_vertex;          // true when a vertex, not the inside of an edge, is nearest
-  Real magnitude;          // largest coordinate_magnitude of the point and the feature's vertices (core frame)
+  Real magnitude;          // the magnitude behind the distance's round-off: the face's extent and the point's offset from it
 };
 // The face of largest separation and its Voronoi regions (face, either end vertex) give the
 // nearest feature (a point outside the face, by however little, may be nearer one of its ends).

@@ -1982,3 +1982,107 @@ TEST(CompoundPairs, OverlapAgreesWithAnExactOracle) {
 }
 
 }  // namespace
+
+// ------------------------------------------------------------------------------------------------
+// Tolerances from the tolerance model: welding far from the origin, slivers reported, exact turns.
+
+TEST(MakePolygon, SquaresFarFromTheOriginKeepEveryVertex) {
+  // A 2 x 2 square written with vertex coordinates near (1e5, -1e5) (1e8 in double) used to weld
+  // away (0.76 units of welding at 1e5 in float).
+  const double far = real_is_float ? 1e5 : 1e8;
+  for (const double x : {far, -far}) {
+    const std::vector<Vec2> square = {{Real(x), Real(-far)}, {Real(x + 2), Real(-far)}, {Real(x + 2), Real(-far + 2)}, {Real(x), Real(-far + 2)}};
+    const Result<Polygon> polygon = make_polygon(square);
+    ASSERT_TRUE(polygon) << polygon.error().message;
+    EXPECT_EQ(polygon.value().count(), 4);
+    const Result<Shape> shape = shape_from_outline(square);
+    ASSERT_TRUE(shape) << shape.error().message;
+    EXPECT_TRUE(std::holds_alternative<Polygon>(shape.value()));
+    // Two such squares 0.25 apart are apart by 0.25.
+    std::vector<Vec2> beside = square;
+    for (Vec2& p : beside) p.x += Real(2.25);
+    const Polygon other = make_polygon(beside).value();
+    const DistanceResult gap = distance(polygon.value(), Transform{}, other, Transform{});
+    EXPECT_FALSE(gap.overlapping);
+    EXPECT_NEAR(gap.distance, double(beside[0].x - square[1].x), 8 * contact_tolerance(Real(4 * far)));
+  }
+}
+
+TEST(ShapeFromOutline, OutlineThinnerThanTheWeldingToleranceIsRefusedWithItsReason) {
+  // A thin concave outline whose every piece is thinner than the welding tolerance.
+  const Real h = real_is_float ? Real(1e-6) : Real(1e-14);
+  const std::vector<Vec2> sliver = {{0, 0}, {100, 0}, {100, h}, {50, h / 2}, {0, h}};
+  const Result<Shape> shape = shape_from_outline(sliver);
+  ASSERT_FALSE(shape);
+  EXPECT_EQ(shape.error().kind, ShapeErrorKind::zero_area);
+  EXPECT_EQ(shape.error().message.find("compound needs at least one child"), std::string::npos) << shape.error().message;
+}
+
+TEST(Decompose, NonGridOutlinesTileExactlyWithTheirSlivers) {
+  // Stars and zigzags with coordinates off any grid (random doubles rounded to Real), in both
+  // precisions: the pieces' areas plus the reported slivers' area add up to the outline's area.
+  std::mt19937_64 random(31337);
+  std::uniform_real_distribution<double> unit(0, 1);
+  int outlines = 0, cut = 0, slivers = 0;
+  double worst = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    std::vector<Vec2> outline;
+    const int count = 8 + static_cast<int>(unit(random) * 40);
+    const double offset = 100 * unit(random);
+    for (int k = 0; k < count; ++k) {
+      const double angle = 2 * std::numbers::pi * (k + 0.4 * unit(random)) / count;
+      const double radius = (k % 2 == 0 ? 10.0 : 3.0) * (0.7 + 0.6 * unit(random));
+      outline.push_back({Real(offset + radius * std::cos(angle)), Real(offset + radius * std::sin(angle))});
+    }
+    ++outlines;
+    const Result<Decomposition> decomposition = decompose(outline);
+    if (!decomposition) continue;  // refused (self-touching within round-off): a reason is given
+    ++cut;
+    long double outline_area = 0;
+    for (std::size_t i = 0; i < outline.size(); ++i) {
+      const Vec2 p = outline[i], q = outline[(i + 1) % outline.size()];
+      outline_area += (static_cast<long double>(p.x) * q.y - static_cast<long double>(p.y) * q.x) / 2;
+    }
+    long double pieces_area = decomposition.value().sliver_area;
+    for (const Polygon& piece : decomposition.value().pieces) {
+      const auto v = piece.vertices();
+      for (std::size_t i = 0; i < v.size(); ++i) {
+        pieces_area += (static_cast<long double>(v[i].x) * v[(i + 1) % v.size()].y - static_cast<long double>(v[i].y) * v[(i + 1) % v.size()].x) / 2;
+      }
+    }
+    slivers += decomposition.value().slivers;
+    // Welding moves the boundary by at most the welding tolerance of the coordinates: the area by
+    // at most that times the perimeter.
+    double perimeter = 0, magnitude = 0;
+    for (std::size_t i = 0; i < outline.size(); ++i) {
+      perimeter += double(length(outline[(i + 1) % outline.size()] - outline[i]));
+      magnitude = std::max(magnitude, double(coordinate_magnitude(outline[i])));
+    }
+    const double band = double(weld_tolerance(Real(magnitude))) * perimeter / double(std::abs(outline_area));
+    const double error = static_cast<double>(std::abs(std::abs(outline_area) - pieces_area) / std::abs(outline_area));
+    worst = std::max(worst, error / band);
+    EXPECT_LE(error, band) << "outline " << trial;
+  }
+  std::printf("%d non-grid outlines, %d cut (%d slivers reported); worst area error %.3g of the welding band\n", outlines, cut, slivers, worst);
+  EXPECT_GT(cut, outlines * 9 / 10);
+}
+
+TEST(Decompose, SliverThinnerThanTheWeldingToleranceIsReportedWithItsArea) {
+  // A notch whose bottom comes down to a tenth of the welding tolerance above the base: the
+  // triangle between the base and the notch's bottom is a sliver make_polygon cannot hold (no
+  // neighbour stays convex with it). It is left out and reported, and the pieces with it still
+  // add up to the outline's area, 5 + 5 h.
+  const Real h = Real(0.1) * weld_tolerance(11);
+  const std::vector<Vec2> outline = {{0, 0}, {10, 0}, {10, 1}, {5, h}, {0, 1}};
+  const Result<Decomposition> decomposition = decompose(outline);
+  ASSERT_TRUE(decomposition) << decomposition.error().message;
+  EXPECT_GE(decomposition.value().slivers, 1);
+  EXPECT_GT(decomposition.value().sliver_area, 0);
+  EXPECT_LE(decomposition.value().sliver_area, 10 * h);
+  double area = decomposition.value().sliver_area;
+  for (const Polygon& piece : decomposition.value().pieces) {
+    const auto v = piece.vertices();
+    for (std::size_t i = 0; i < v.size(); ++i) area += double(cross(v[i], v[(i + 1) % v.size()])) / 2;
+  }
+  EXPECT_NEAR(area, 5 + 5 * double(h), 1e-5);
+}

@@ -12,15 +12,23 @@ namespace collide2d {
 
 /// A simple outline cut into convex pieces.
 struct Decomposition {
-  std::vector<Polygon> pieces;  ///< convex pieces, counter-clockwise, in the outline's frame; they tile the outline
-  int reflex_vertices = 0;      ///< reflex vertices of the cleaned outline (every cut must end at one)
-  int parts = 1;                ///< separate parts: an outline touching itself at a vertex splits into several
+  /// Convex pieces, counter-clockwise, in the outline's frame; with the slivers below they tile
+  /// the outline exactly.
+  std::vector<Polygon> pieces;
+  int reflex_vertices = 0;  ///< reflex vertices of the cleaned outline (every cut must end at one)
+  int parts = 1;            ///< separate parts: an outline touching itself at a vertex splits into several
+  /// Pieces of the triangulation thinner than the welding tolerance (make_polygon finds them
+  /// collinear): left out, as welding leaves out points closer than it. Their count and their
+  /// total area (square length units), so a caller can see what the pieces do not cover.
+  int slivers = 0;
+  Real sliver_area = 0;  ///< total area of the slivers left out, square length units
 };
 
 /// Cuts a simple polygon outline, given in either winding, into convex pieces: ear clipping
 /// followed by Hertel–Mehlhorn merging (a cut is removed whenever the two pieces it separates
 /// stay convex without it), which gives at most 2r + 1 pieces for r reflex vertices and usually
-/// close to r + 1. Duplicate and collinear points are dropped first. An outline that touches
+/// close to r + 1. Duplicate and collinear points are dropped first (within weld_tolerance), and
+/// a piece thinner than that tolerance is left out and reported (Decomposition::slivers). An outline that touches
 /// itself at a vertex (a "bow tie" pinched at a point, or a vertex resting on another edge) is
 /// split there into parts, each decomposed. Refuses, naming the offending input points or edges:
 /// non-finite points, fewer than 3 distinct points, zero area, edges that cross or run along

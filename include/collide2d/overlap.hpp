@@ -18,7 +18,7 @@ template <ConvexSupport A, ConvexSupport B>
   const Real radii = a.rounding_radius() + b.rounding_radius();
   if constexpr (std::is_same_v<A, Circle> && std::is_same_v<B, Circle>) {
     const Vec2 center_b = transform_point(b_to_a, b.center);
-    return length(center_b - a.center) <= radii + circles_contact_tolerance(a.center, center_b, radii);
+    return length(center_b - a.center) <= radii + circles_contact_tolerance(a.center, center_b, radii, b_to_a);
   } else {
     const GjkResult cores = gjk(a, b, b_to_a, {.separation_limit = radii});
     return !cores.stopped_early && cores.distance <= radii + cores.tolerance;

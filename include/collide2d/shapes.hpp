@@ -109,10 +109,11 @@ class Polygon {
 };
 
 /// Builds a convex polygon from an outline given in either winding, with optional rounding.
-/// Duplicate points (closer than the size-scaled tolerance) are welded and collinear points
-/// dropped; the result is stored counter-clockwise. Refuses, with the index of the offending
-/// input point where there is one: NaN or infinite input, a negative radius, fewer than 3
-/// distinct points, zero area, an outline that is not convex or winds more than once.
+/// Duplicate points (closer than weld_tolerance of the points' largest coordinate_magnitude) are
+/// welded and collinear points dropped; the result is stored counter-clockwise. Refuses, with
+/// the index of the offending input point where there is one: NaN or infinite input, a negative
+/// radius, fewer than 3 distinct points, zero area, an outline that is not convex or winds more
+/// than once.
 Result<Polygon> make_polygon(std::span<const Vec2> points, Real radius = 0);
 
 /// A rectangle of half_width by half_height centred on `offset.position` and turned by

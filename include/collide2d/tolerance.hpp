@@ -3,9 +3,10 @@
 //
 // A computed length is wrong by a few roundings of the coordinates it was computed from, so a
 // band of "too close to tell" is a fixed number of machine epsilons of those coordinates'
-// magnitude. The magnitude is that of the features involved (the vertices of the faces in
-// contact, the support points of the final GJK simplex, the points of an outline), measured in
-// the frame where the computation happens (shape A's frame for a pair), never the size of an
+// magnitude. The magnitude is that of the features involved (the extent of the faces in contact
+// and the offsets measured across them, the points of GJK's final simplex on B - A, the points
+// of an outline) in the frame where the computation happens (shape A's frame for a pair), plus
+// the magnitude of any point a transform had to round to get there: never the size of an
 // unrelated part of a large shape or the distance from the world origin.
 #pragma once
 
@@ -37,11 +38,17 @@ constexpr Real round_off(Real magnitude) {
 /// largest coordinate_magnitude of the features involved, in A's frame.
 constexpr Real contact_tolerance(Real feature_magnitude) { return round_off(feature_magnitude); }
 
-/// The touching band of two circles (or points swept by radii) with centres `center_a` and
-/// `center_b` in one frame: the contact tolerance of the centres and the radii added.
-constexpr Real circles_contact_tolerance(Vec2 center_a, Vec2 center_b, Real radii) {
-  const Real magnitude_a = coordinate_magnitude(center_a), magnitude_b = coordinate_magnitude(center_b);
-  return contact_tolerance((magnitude_a > magnitude_b ? magnitude_a : magnitude_b) + radii);
+/// What a transform adds to the magnitude behind a point's round-off: nothing for the identity
+/// (the point is not rounded at all), else the magnitude of the point it produced.
+constexpr Real placement_magnitude(const Transform& placement, Vec2 placed_point) {
+  return placement == Transform{} ? Real(0) : coordinate_magnitude(placed_point);
+}
+
+/// The touching band of two circles (or points swept by radii) in A's frame: `center_a` is A's
+/// own, `center_b` was placed there by `b_to_a`. The offset between the centres, the radii, and
+/// what placing B rounded.
+constexpr Real circles_contact_tolerance(Vec2 center_a, Vec2 center_b, Real radii, const Transform& b_to_a) {
+  return contact_tolerance(coordinate_magnitude(center_b - center_a) + radii + placement_magnitude(b_to_a, center_b));
 }
 
 /// Points of an outline closer than this are one point, and a vertex this close to the line

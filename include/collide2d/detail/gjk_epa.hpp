@@ -34,17 +34,17 @@ MinkowskiVertex minkowski_support(const A& a, const B& b, const Transform& b_to_
   return vertex;
 }
 
-/// The largest coordinate_magnitude of a vertex's two support points (A's frame): the round-off of
-/// everything computed from the vertex scales with it.
-inline Real vertex_magnitude(const MinkowskiVertex& vertex) {
-  return std::max(coordinate_magnitude(vertex.point_a), coordinate_magnitude(vertex.point_b));
+/// The magnitude behind a Minkowski vertex's round-off: its point on B - A (what GJK and EPA
+/// compute with), and B's support point where placing B in A's frame rounded it.
+inline Real difference_magnitude(const MinkowskiVertex& vertex, const Transform& b_to_a) {
+  return std::max(coordinate_magnitude(vertex.point), placement_magnitude(b_to_a, vertex.point_b));
 }
 
 /// The contact tolerance of a simplex's features (A's frame), with the rounding radii the
 /// caller will add to the core distance.
-inline Real simplex_tolerance(const Simplex& simplex, Real radii) {
+inline Real simplex_tolerance(const Simplex& simplex, const Transform& b_to_a, Real radii) {
   Real magnitude = 0;
-  for (int i = 0; i < simplex.count; ++i) magnitude = std::max(magnitude, vertex_magnitude(simplex.vertices[i]));
+  for (int i = 0; i < simplex.count; ++i) magnitude = std::max(magnitude, difference_magnitude(simplex.vertices[i], b_to_a));
   return contact_tolerance(magnitude + radii);
 }
 
@@ -152,7 +152,7 @@ GjkResult gjk(const A& a, const B& b, const Transform& b_to_a, const GjkOptions&
   for (;;) {
     closest = detail::reduce_simplex(simplex, weights);
     if (options.trace != nullptr) options.trace->push_back(simplex);
-    result.tolerance = detail::simplex_tolerance(simplex, radii);  // the features the answer comes from
+    result.tolerance = detail::simplex_tolerance(simplex, b_to_a, radii);  // the features the answer comes from
     const Real closest_squared = length_squared(closest);
     if (simplex.count == 3 || closest_squared <= result.tolerance * result.tolerance) {
       result.overlapping = true;
@@ -220,7 +220,7 @@ EpaResult epa(const A& a, const B& b, const Transform& b_to_a, const Simplex& st
   int candidate_count = 0;
   for (int i = 0; i < start.count; ++i) candidates[candidate_count++] = start.vertices[i];
   Real scale = 0;
-  for (int i = 0; i < candidate_count; ++i) scale = std::max(scale, detail::vertex_magnitude(candidates[i]));
+  for (int i = 0; i < candidate_count; ++i) scale = std::max(scale, detail::difference_magnitude(candidates[i], b_to_a));
   const bool flat = start.count < 3 || std::abs(cross(start.vertices[1].point - start.vertices[0].point,
                                                        start.vertices[2].point - start.vertices[0].point)) <=
                                            round_off(scale) * scale;
@@ -235,7 +235,7 @@ EpaResult epa(const A& a, const B& b, const Transform& b_to_a, const Simplex& st
     }
     result.iterations = 1;
   }
-  for (int i = 0; i < candidate_count; ++i) scale = std::max(scale, detail::vertex_magnitude(candidates[i]));
+  for (int i = 0; i < candidate_count; ++i) scale = std::max(scale, detail::difference_magnitude(candidates[i], b_to_a));
   const Real tolerance = contact_tolerance(scale);
   int count = detail::monotone_chain(candidates.data(), candidate_count, polytope.data(),
                                      [](const MinkowskiVertex& vertex) { return vertex.point; });
