@@ -1134,6 +1134,85 @@ TEST(CliConcave, OutlineIsCutIntoPiecesOrReplacedByItsHull) {
   EXPECT_NE(minkowski.err.find("minkowski needs convex bodies"), std::string::npos) << minkowski.err;
 }
 
+TEST(CliMinkowski, ConcaveBodyIsReportedAtItsLineAndColumn) {
+  // Body 1 opens on line 3, column 3 of the JSON file; the SteerSuite obstacle 1 on line 8, its
+  // element name at column 5 (positions in XML files point at the element's name, after the '<').
+  const fs::path json = write_temp("concave_second.json",
+                                   "{\"bodies\": [\n"
+                                   "  {\"shape\": {\"type\": \"circle\", \"radius\": 1}},\n"
+                                   "  {\"shape\": {\"type\": \"polygon\",\n"
+                                   "             \"vertices\": [[0, 0], [4, 0], [4, 1], [1, 1], [1, 4], [0, 4]]}}\n"
+                                   "]}\n");
+  const fs::path svg = temp_path("never_concave.svg");
+  expect_error(run_cli({"minkowski", json.string(), "0", "1", "--svg", svg.string()}), json.string(), 3, 3,
+               "body 1 is a concave polygon (2 convex pieces); minkowski needs convex bodies");
+  const fs::path xml = write_temp("concave_second.xml",
+                                  "<SteerBenchTestCase>\n"
+                                  "  <polygonObstacle>\n"
+                                  "    <vertex><x>0</x><y>0</y><z>0</z></vertex>\n"
+                                  "    <vertex><x>1</x><y>0</y><z>0</z></vertex>\n"
+                                  "    <vertex><x>0</x><y>0</y><z>1</z></vertex>\n"
+                                  "  </polygonObstacle>\n"
+                                  "  <!-- an L -->\n"
+                                  "   <polygonObstacle>\n"
+                                  "    <vertex><x>0</x><y>0</y><z>0</z></vertex><vertex><x>4</x><y>0</y><z>0</z></vertex>\n"
+                                  "    <vertex><x>4</x><y>0</y><z>1</z></vertex><vertex><x>1</x><y>0</y><z>1</z></vertex>\n"
+                                  "    <vertex><x>1</x><y>0</y><z>4</z></vertex><vertex><x>0</x><y>0</y><z>4</z></vertex>\n"
+                                  "  </polygonObstacle>\n"
+                                  "</SteerBenchTestCase>\n");
+  expect_error(run_cli({"minkowski", xml.string(), "1", "0", "--svg", svg.string()}), xml.string(), 8, 5, "body 1 is a concave polygon");
+  EXPECT_FALSE(fs::exists(svg));
+  // The loader keeps every body's position, for both formats.
+  const auto scene_json = collide2d::io::load_scene(json);
+  ASSERT_TRUE(scene_json.has_value());
+  EXPECT_EQ(scene_json.value().bodies[0].line, 2);
+  EXPECT_EQ(scene_json.value().bodies[0].column, 3);
+  const auto scene_xml = collide2d::io::load_scene(xml);
+  ASSERT_TRUE(scene_xml.has_value());
+  EXPECT_EQ(scene_xml.value().bodies[0].line, 2);
+  EXPECT_EQ(scene_xml.value().bodies[0].column, 4);
+}
+
+TEST(CliText, CountsAgreeInNumberWithTheirNouns) {
+  // One body; two overlapping circles (one pair); two circles and a box all overlapping (three pairs).
+  const fs::path one = write_temp("one_body.json", "{\"bodies\": [{\"shape\": {\"type\": \"circle\", \"radius\": 1}}]}\n");
+  const fs::path two = write_temp("two_bodies.json",
+                                  "{\"bodies\": [{\"shape\": {\"type\": \"circle\", \"radius\": 1}},\n"
+                                  "  {\"position\": [1, 0], \"velocity\": [-1, 0], \"shape\": {\"type\": \"circle\", \"radius\": 1}}]}\n");
+  const fs::path three = write_temp("three_bodies.json",
+                                    "{\"bodies\": [{\"shape\": {\"type\": \"circle\", \"radius\": 1}},\n"
+                                    "  {\"position\": [1, 0], \"shape\": {\"type\": \"circle\", \"radius\": 1}},\n"
+                                    "  {\"position\": [0, 1], \"shape\": {\"type\": \"box\", \"half_extents\": [1, 1]}}]}\n");
+  auto output = [](const std::vector<std::string>& arguments) {
+    const RunResult result = run_cli(arguments);
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    return result.out;
+  };
+  auto expect_line = [](const std::string& out, const std::string& line) {
+    EXPECT_NE(out.find(line + "\n"), std::string::npos) << "expected \"" << line << "\" in\n" << out;
+  };
+  expect_line(output({"pairs", one.string()}), "1 body, 0 pairs listed");
+  expect_line(output({"pairs", two.string()}), "2 bodies, 1 pair listed");
+  expect_line(output({"pairs", three.string()}), "3 bodies, 3 pairs listed");
+  expect_line(output({"check", one.string()}), "valid scene: 1 body, 1 circle");
+  expect_line(output({"check", three.string()}), "valid scene: 3 bodies, 2 circles, 1 polygon");
+  EXPECT_NE(output({"check", three.string()}).find("polygon (4 vertices)"), std::string::npos);
+  expect_line(output({"cast", one.string(), "--time", "1"}), "0 pairs come into contact within time 1");
+  expect_line(output({"cast", two.string(), "--time", "1"}), "1 pair comes into contact within time 1");
+  // Two circles: one core point each, so one vertex difference and a one-vertex hull.
+  const fs::path svg = temp_path("counts.svg");
+  const std::string minkowski = output({"minkowski", two.string(), "0", "1", "--svg", svg.string()});
+  EXPECT_NE(minkowski.find("1 hull vertex from 1 vertex difference,"), std::string::npos) << minkowski;
+  expect_error(run_cli({"minkowski", one.string(), "0", "1", "--svg", svg.string()}), one.string(), 0, 0, "(the scene has 1 body)");
+  // The pictures' titles count the same way.
+  ASSERT_EQ(run_cli({"pairs", one.string(), "--svg", svg.string()}).exit_code, 0);
+  EXPECT_NE(read_file(svg).find("collide2d pairs: 1 body<"), std::string::npos);
+  ASSERT_EQ(run_cli({"raycast", two.string(), "--ray", "-5,0,10,0", "--svg", svg.string()}).exit_code, 0);
+  EXPECT_NE(read_file(svg).find("collide2d raycast: 1 hit<"), std::string::npos);
+  ASSERT_EQ(run_cli({"cast", two.string(), "--time", "1", "--svg", svg.string()}).exit_code, 0);
+  EXPECT_NE(read_file(svg).find("collide2d cast: 1 contact<"), std::string::npos);
+}
+
 TEST(CliBadInput, FileLevelProblems) {
   // Unknown extension and a missing file: the whole file is at fault, line and column 0.
   const fs::path text = write_temp("scene.txt", "{\"bodies\": []}\n");

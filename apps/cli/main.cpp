@@ -12,6 +12,7 @@
 #include "collide2d/io/pairs.hpp"
 #include "collide2d/io/scene.hpp"
 #include "collide2d/io/svg.hpp"
+#include "collide2d/io/text.hpp"
 
 namespace {
 
@@ -112,7 +113,7 @@ std::string pairs_output(const Scene& scene, const std::vector<PairReport>& pair
       }
     }
   } else {
-    out << scene.bodies.size() << " bodies, " << pairs.size() << " pairs listed\n";
+    out << count_of(scene.bodies.size(), "body", "bodies") << ", " << count_of(pairs.size(), "pair", "pairs") << " listed\n";
     if (!pairs.empty()) {
       char line[200];
       std::snprintf(line, sizeof line, "%5s %5s  %-9s %12s  %-24s %s\n", "a", "b", "status", "depth", "normal (a to b)", "contacts");
@@ -182,20 +183,20 @@ std::string check_output(const Scene& scene, const std::string& format) {
     }
     out << document.dump(2) << "\n";
   } else {
-    out << "valid scene: " << scene.bodies.size() << " bodies";
-    for (const auto& [kind, count] : kinds) out << ", " << count << " " << kind << (count == 1 ? "" : "s");
+    out << "valid scene: " << count_of(scene.bodies.size(), "body", "bodies");
+    for (const auto& [kind, count] : kinds) out << ", " << count_of(count, kind, kind + "s");
     out << "\n";
     if (bounds) out << "bounds: " << format_point(bounds->lower) << " to " << format_point(bounds->upper) << "\n";
     for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
       const Body& body = scene.bodies[i];
       out << "  " << i << "  " << kind_of(body.shape);
-      if (const auto* polygon = std::get_if<Polygon>(&body.shape)) out << " (" << polygon->count() << " vertices)";
+      if (const auto* polygon = std::get_if<Polygon>(&body.shape)) out << " (" << count_of(polygon->count(), "vertex", "vertices") << ")";
       out << " at " << format_point(body.transform.position) << ", angle " << format_number(body.transform.rotation.angle());
       if (!body.name.empty()) out << "  \"" << body.name << "\"";
       out << "\n";
       if (const auto* compound = std::get_if<Compound>(&body.shape)) {
         const std::vector<std::vector<Vec2>> pieces = pieces_of(*compound);
-        out << "      " << pieces.size() << " convex pieces (body frame):\n";
+        out << "      " << count_of(pieces.size(), "convex piece", "convex pieces") << " (body frame):\n";
         for (std::size_t piece = 0; piece < pieces.size(); ++piece) {
           out << "        piece " << piece << ":";
           for (Vec2 vertex : pieces[piece]) out << " " << format_point(vertex);
@@ -212,8 +213,8 @@ std::string minkowski_command(const std::string& scene_path, const Scene& scene,
   const int count = static_cast<int>(scene.bodies.size());
   for (int index : {a, b}) {
     if (index < 0 || index >= count) {
-      throw Failure{scene_path + ":0:0: body " + std::to_string(index) + " does not exist (the scene has " + std::to_string(count) +
-                    " bodies)"};
+      throw Failure{scene_path + ":0:0: body " + std::to_string(index) + " does not exist (the scene has " +
+                    count_of(static_cast<std::size_t>(count), "body", "bodies") + ")"};
     }
   }
   if (a == b) throw Failure{scene_path + ":0:0: bodies A and B must differ"};
@@ -224,8 +225,9 @@ std::string minkowski_command(const std::string& scene_path, const Scene& scene,
     return std::visit(
         [&](const auto& shape) -> ConvexShape {
           if constexpr (std::is_same_v<std::decay_t<decltype(shape)>, Compound>) {
-            throw Failure{scene_path + ":0:0: body " + std::to_string(index) + " is a concave polygon (" +
-                          std::to_string(shape.children().size()) + " convex pieces); minkowski needs convex bodies"};
+            throw Failure{scene_path + ":" + std::to_string(body.line) + ":" + std::to_string(body.column) + ": body " +
+                          std::to_string(index) + " is a concave polygon (" +
+                          count_of(shape.children().size(), "convex piece", "convex pieces") + "); minkowski needs convex bodies"};
           } else {
             return shape;
           }
@@ -267,12 +269,12 @@ std::string minkowski_command(const std::string& scene_path, const Scene& scene,
     for (Vec2 p : difference.hull) document["hull"].push_back(point_json(p));
     out << document.dump(2) << "\n";
   } else {
-    out << "Minkowski difference of bodies " << b << " - " << a << " (in body " << a << "'s frame): " << difference.hull.size()
-        << " hull vertices from " << difference.all_points.size() << " vertex differences, rounding " << format_number(difference.radius) << "\n";
+    out << "Minkowski difference of bodies " << b << " - " << a << " (in body " << a << "'s frame): " << count_of(difference.hull.size(), "hull vertex", "hull vertices")
+        << " from " << count_of(difference.all_points.size(), "vertex difference", "vertex differences") << ", rounding " << format_number(difference.radius) << "\n";
     out << (difference.contains_origin ? "contains the origin: overlap, depth " : "excludes the origin: apart, distance ")
         << format_number(std::abs(difference.signed_distance)) << ", normal a to b " << format_point(difference.normal) << "\n";
-    out << "GJK: " << picture.gjk_simplices.size() << " simplices";
-    if (expansion) out << "; EPA: " << picture.epa_polytopes.size() << " polytopes, core depth " << format_number(expansion->depth);
+    out << "GJK: " << count_of(picture.gjk_simplices.size(), "simplex", "simplices");
+    if (expansion) out << "; EPA: " << count_of(picture.epa_polytopes.size(), "polytope", "polytopes") << ", core depth " << format_number(expansion->depth);
     out << "\n";
   }
   return out.str();
@@ -341,7 +343,7 @@ std::string cast_output(const std::vector<ImpactReport>& impacts, Real duration,
     }
     out << document.dump(2) << "\n";
   } else {
-    out << impacts.size() << " pairs come into contact within time " << format_number(duration) << "\n";
+    out << count_of(impacts.size(), "pair comes", "pairs come") << " into contact within time " << format_number(duration) << "\n";
     if (!impacts.empty()) {
       char line[200];
       std::snprintf(line, sizeof line, "%5s %5s %12s  %-24s %s\n", "a", "b", "toi", "point", "normal (a to b)");
