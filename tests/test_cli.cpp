@@ -978,6 +978,47 @@ TEST(CliMinkowski, TextAndPictureRender) {
   expect_renders(svg);
 }
 
+TEST(CliMinkowski, ExitAlongTheMotionLiesOnTheDifference) {
+  // The floor [-5,5] x [-1,0]; a box of half 0.5 moved by (0.1,-0.002) to (0.3,0.499), 0.001 into
+  // it. Half the motion came after the contact: fraction 0.5, translation (-0.05,0.001), normal +y,
+  // slide (0.05,0). The cast may leave a gap of its tolerance, 8 relative tolerances of the two
+  // reaches (5.03 and 0.71), along the normal.
+  const fs::path path = write_temp("sunk_box.json", R"({"bodies": [
+    {"position": [0, -0.5], "shape": {"type": "box", "half_extents": [5, 0.5]}},
+    {"position": [0.3, 0.499], "shape": {"type": "box", "half_extents": [0.5, 0.5]}}]})");
+  const fs::path svg = temp_path("minkowski_exit.svg");
+  const Json document = run_json({"minkowski", path.string(), "0", "1", "--svg", svg.string(), "--motion", "0.1,-0.002", "--format", "json"});
+  const double band = 8 * static_cast<double>(collide2d::relative_tolerance) * (std::hypot(5, 0.5) + std::hypot(0.5, 0.5)) + 1e-9;
+  const Json& exit = document.at("exit");
+  EXPECT_NEAR(exit.at("fraction").get<double>(), 0.5, band / 0.002);
+  EXPECT_NEAR(point_of(exit.at("translation_b")).y, 0.001, band);
+  EXPECT_NEAR(point_of(exit.at("translation_b")).x, -0.05, band * 50);
+  EXPECT_POINT_NEAR(point_of(exit.at("normal")), 0, 1, tight);
+  EXPECT_NEAR(point_of(exit.at("slide")).x, 0.05, band * 50);
+  EXPECT_NEAR(point_of(exit.at("slide")).y, 0, tight);
+  // The exit point fraction * motion (A's frame is not turned here) is on the brute-force hull's boundary.
+  const P exit_point = point_of(exit.at("point_in_a_frame"));
+  double nearest = 1e300;
+  const Json& hull = document.at("hull");
+  for (std::size_t i = 0; i < hull.size(); ++i) {
+    const P start = point_of(hull[i]), along = point_of(hull[(i + 1) % hull.size()]) - start;
+    const double t = std::clamp(dot(exit_point - start, along) / dot(along, along), 0.0, 1.0);
+    nearest = std::min(nearest, norm(exit_point - (start + t * along)));
+  }
+  EXPECT_LE(nearest, band);
+  EXPECT_NE(read_file(svg).find("exit along B"), std::string::npos);
+  const RunResult text = run_cli({"minkowski", path.string(), "0", "1", "--svg", svg.string(), "--motion", "0.1,-0.002"});
+  EXPECT_NE(text.out.find("exit back along the motion (world): fraction "), std::string::npos) << text.out;
+  // Moved sideways, or up: the box already overlapped the floor before the move; refused with the reason.
+  for (const std::string motion : {"0.1,0", "0,0.0005"}) {
+    const Json refused = run_json({"minkowski", path.string(), "0", "1", "--svg", svg.string(), "--motion", motion, "--format", "json"});
+    EXPECT_NE(refused.at("exit").at("refused").get<std::string>().find("overlapped before the motion"), std::string::npos) << refused.dump();
+  }
+  const RunResult bad = run_cli({"minkowski", path.string(), "0", "1", "--svg", svg.string(), "--motion", "0.1"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--motion expects two numbers DX,DY"), std::string::npos) << bad.err;
+}
+
 TEST(CliMinkowski, SvgIsRequired) {
   const RunResult result = run_cli({"minkowski", scene("rotated_boxes.json"), "0", "1"});
   EXPECT_EQ(result.exit_code, 2);

@@ -364,12 +364,14 @@ std::string minkowski_picture(const MinkowskiPicture& picture, std::string_view 
   canvas.dot({0, 0}, 4.5, "#000");
   canvas.text({0, 0}, "origin", 12, "#000", 6, 14);
   if (picture.penetration_vector) canvas.arrow({0, 0}, *picture.penetration_vector, "#c0392b", 2.5);
+  if (picture.exit_point) canvas.arrow({0, 0}, *picture.exit_point, "#8e44ad", 2.5);
   std::vector<std::pair<std::string, std::string>> legend = {{"#d6eaf8", "Minkowski difference B - A"},
                                                               {"#7f8c8d", "vertex differences b - a"},
                                                               {"#000", "origin (inside: overlap)"},
                                                               {"#27ae60", "GJK simplices"}};
   if (!picture.epa_polytopes.empty()) legend.push_back({"#e67e22", "EPA polytopes (last is bold)"});
   if (picture.penetration_vector) legend.push_back({"#c0392b", "penetration vector (-depth * normal)"});
+  if (picture.exit_point) legend.push_back({"#8e44ad", "exit along B's motion (fraction * motion)"});
   canvas.legend(legend);
   return canvas.finish(title);
 }
