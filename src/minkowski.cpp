@@ -15,6 +15,7 @@
 
 #include "collide2d/algorithms.hpp"
 #include "collide2d/hull.hpp"
+#include "collide2d/overlap.hpp"
 #include "collide2d/penetration.hpp"
 #include "collide2d/shape_cast.hpp"
 #include "collide2d/tolerance.hpp"
@@ -106,8 +107,14 @@ Result<MinkowskiExit, ExitRefusal> minkowski_exit(const ConvexShape& a, const Tr
   const Transform before{transform_b.position - motion_b, transform_b.rotation};
   return std::visit(
       [&](const auto& shape_a, const auto& shape_b) -> Result<MinkowskiExit, ExitRefusal> {
-        const std::optional<CastHit> hit = shape_cast(shape_a, transform_a, shape_b, before, motion_b);
-        if (!hit) return ExitRefusal{ExitRefusalKind::apart, "B does not overlap A after the motion: there is nothing to undo"};
+        const ExitRefusal apart{ExitRefusalKind::apart, "B does not overlap A after the motion (it touches it at most): there is nothing to undo"};
+        if (!overlap(shape_a, transform_a, shape_b, transform_b)) return apart;  // also when B passed through A
+        // Contact within the touching band of the pair's coordinates in A's frame (the cast keeps
+        // at least 4x GJK's own band): B backed out is left that close to A, never inside it.
+        const Real extent = size_scale(a) + size_scale(b) + coordinate_magnitude(inverse_compose(transform_a, before).position) +
+                            coordinate_magnitude(motion_b);
+        const std::optional<CastHit> hit = shape_cast(shape_a, transform_a, shape_b, before, motion_b, {.tolerance = contact_tolerance(extent)});
+        if (!hit) return apart;  // touching at the end within overlap()'s band, beyond the cast's
         if (hit->initially_touching) {
           const std::optional<Penetration> start = penetration(shape_a, transform_a, shape_b, before);
           const auto magnitude = [&](Vec2 world) { return coordinate_magnitude(inverse_transform_point(transform_a, world)); };

@@ -605,7 +605,7 @@ TEST(MinkowskiExit, BoxSunkIntoAFloorByItsOwnMotionBacksOutAndSlides) {
   expect_exit(floor, floor_pose, box, at(Real(0.2), Real(0.49)), {Real(0.2), Real(-0.01)}, 1, {0, 1});
 }
 
-TEST(MinkowskiExit, RefusesMotionsThatDoNotExplainTheOverlap) {
+TEST(MinkowskiExit, RefusesMotionsThatDoNotExplainTheOverlapAndPairsApart) {
   // The box rests 0.001 into the floor. Moved sideways by (0.1,0), or up by (0,0.0005), it was
   // already overlapping before the move: backing out along the motion would send it 10.6 units
   // sideways or push it through the floor, so the exit is refused with the reason.
@@ -624,6 +624,11 @@ TEST(MinkowskiExit, RefusesMotionsThatDoNotExplainTheOverlap) {
   const auto apart = minkowski_exit(floor, floor_pose, box, at(0, 2), {0, -1});
   ASSERT_FALSE(apart.has_value());
   EXPECT_EQ(apart.error().kind, ExitRefusalKind::apart);
+  // A box that passed right through a thin wall ([-0.05,0.05] x [-1,1]) does not overlap it after
+  // the move: nothing to undo, though the cast from its start meets the wall.
+  const auto through = minkowski_exit(make_box(Real(0.05), 1).value(), at(0, 0), box, at(1, 0), {2, 0});
+  ASSERT_FALSE(through.has_value());
+  EXPECT_EQ(through.error().kind, ExitRefusalKind::apart);
 }
 
 TEST(MinkowskiExit, SlopesAtThirtyAndSixtyDegrees) {
