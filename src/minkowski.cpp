@@ -5,15 +5,20 @@
 // distance to that rounded hull says whether the shapes overlap and by how much; the nearest
 // boundary point is the minimum translation.
 // Exit outline (the "cast the velocity into the Minkowski difference" method of swept AABB and
-// slope-sliding tutorials, generalised to rounded convex hulls): the rounded hull's boundary is
-// made of the edges pushed out by the radius and arcs around the vertices. A ray from an inside
-// point crosses it once, so we intersect the ray with every edge piece and every arc piece, keep
-// the hits that lie on their piece, and take the farthest.
+// slope-sliding tutorials): B moved back by s * motion touches A when s * motion lies on the
+// boundary of the difference at B's final pose. Seen from B's pose before the motion, that is
+// the first contact of B moving forward by the motion, time 1 - s: shape_cast finds it from
+// support points (exact for rounded shapes, no difference built). A contact at time 0 means B
+// touched or overlapped A before it moved; penetration() there tells the two apart.
 #include <algorithm>
 #include <cmath>
 
 #include "collide2d/algorithms.hpp"
 #include "collide2d/hull.hpp"
+#include "collide2d/overlap.hpp"
+#include "collide2d/penetration.hpp"
+#include "collide2d/shape_cast.hpp"
+#include "collide2d/tolerance.hpp"
 
 namespace collide2d {
 namespace {
@@ -92,57 +97,40 @@ MinkowskiDifference minkowski_difference(const ConvexShape& a, const ConvexShape
     result.normal = nearest > 0 ? (Real(1) / nearest) * nearest_point : -nearest_outward;
     result.closest_point = nearest_point - result.radius * result.normal;
   }
-  result.contains_origin = result.signed_distance <= relative_tolerance * scale;
+  result.contains_origin = result.signed_distance <= contact_tolerance(scale);
   return result;
 }
 
-std::optional<MinkowskiExit> minkowski_exit(const MinkowskiDifference& difference, Vec2 motion_b) {
-  if (!difference.contains_origin || length_squared(motion_b) == 0 || difference.hull.empty()) return std::nullopt;
-  const std::vector<HullEdge> edges = hull_edges(difference.hull);
-  const Real radius = difference.radius;
-  Real farthest = 0;
-  Vec2 surface_normal = normalize(motion_b);
-  // Edge pieces: the edge pushed out by the radius, hit where the ray meets its line within the edge.
-  for (const HullEdge& edge : edges) {
-    const Real approach = dot(edge.outward, motion_b);
-    if (approach <= 0) continue;
-    const Real t = (dot(edge.outward, edge.start) + radius) / approach;
-    const Vec2 on_line = t * motion_b - radius * edge.outward;
-    const Vec2 along = edge.end - edge.start;
-    const Real position = dot(on_line - edge.start, along);
-    if (t >= farthest && position >= 0 && position <= length_squared(along)) {
-      farthest = t;
-      surface_normal = edge.outward;
-    }
-  }
-  // Arc pieces: the far intersection with the circle around each hull vertex.
-  if (radius > 0) {
-    const std::size_t n = difference.hull.size();
-    for (std::size_t k = 0; k < n; ++k) {
-      const Vec2 vertex = difference.hull[k];
-      // |t u - v|^2 = r^2  ->  t = (u.v + sqrt((u.v)^2 - |u|^2 (|v|^2 - r^2))) / |u|^2
-      const Real uv = dot(motion_b, vertex), uu = length_squared(motion_b);
-      const Real discriminant = uv * uv - uu * (length_squared(vertex) - radius * radius);
-      if (discriminant < 0) continue;
-      const Real t = (uv + std::sqrt(discriminant)) / uu;
-      const Vec2 outward = normalize(t * motion_b - vertex);
-      bool on_arc = true;  // the arc of vertex k spans from the normal of the edge before it to the normal of the edge after it
-      if (edges.size() >= 2) {
-        const Vec2 normal_before = edges[(k + edges.size() - 1) % edges.size()].outward, normal_after = edges[k].outward;
-        on_arc = cross(normal_before, outward) >= 0 && cross(outward, normal_after) >= 0;
-      }
-      if (on_arc && t >= farthest) {
-        farthest = t;
-        surface_normal = outward;
-      }
-    }
-  }
-  MinkowskiExit exit;
-  exit.hit_point = farthest * motion_b;
-  exit.translation_b = -exit.hit_point;
-  exit.surface_normal = surface_normal;
-  exit.slide = motion_b - dot(motion_b, surface_normal) * surface_normal;
-  return exit;
+Result<MinkowskiExit, ExitRefusal> minkowski_exit(const ConvexShape& a, const Transform& transform_a, const ConvexShape& b,
+                                                  const Transform& transform_b, Vec2 motion_b) {
+  if (length_squared(motion_b) == 0) return ExitRefusal{ExitRefusalKind::zero_motion, "the motion is zero: there is no line to back out along"};
+  const Transform before{transform_b.position - motion_b, transform_b.rotation};
+  return std::visit(
+      [&](const auto& shape_a, const auto& shape_b) -> Result<MinkowskiExit, ExitRefusal> {
+        const ExitRefusal apart{ExitRefusalKind::apart, "B does not overlap A after the motion (it touches it at most): there is nothing to undo"};
+        if (!overlap(shape_a, transform_a, shape_b, transform_b)) return apart;  // also when B passed through A
+        // Contact within the touching band of the features (the cast's own): B backed out is left
+        // that close to A, never inside it.
+        const std::optional<CastHit> hit = shape_cast(shape_a, transform_a, shape_b, before, motion_b);
+        if (!hit) return apart;  // touching at the end within overlap()'s band, beyond the cast's
+        if (hit->initially_touching) {
+          const std::optional<Penetration> start = penetration(shape_a, transform_a, shape_b, before);
+          if (start && start->depth > start->tolerance) {
+            return ExitRefusal{ExitRefusalKind::overlapping_before,
+                               "B moved back by the whole motion still overlaps A by " + std::to_string(start->depth) +
+                                   ": it overlapped before the motion, which does not explain the overlap"};
+          }
+        }
+        MinkowskiExit exit;
+        exit.fraction = 1 - hit->time;
+        exit.translation_b = -exit.fraction * motion_b;
+        exit.normal = hit->normal;
+        const Vec2 blocked = exit.fraction * motion_b;
+        exit.slide = blocked - dot(blocked, exit.normal) * exit.normal;
+        exit.status = hit->status;
+        return exit;
+      },
+      a, b);
 }
 
 }  // namespace collide2d

@@ -47,8 +47,11 @@ inline constexpr Real max_size = Real(1e2);
 /// The tolerance band constant: answers are compared outside (or, for values, within)
 /// K * real_epsilon * (size_a + size_b + |position_a| + |position_b|); see test_differential.cpp.
 inline constexpr double K = 64;
+/// K epsilons of Real: the relative band the older randomised tests scale their bands by (the
+/// library's own tolerances come from collide2d/tolerance.hpp and are smaller).
+inline constexpr double relative_band = K * static_cast<double>(collide2d::real_epsilon);
 /// collide() keeps A's face as the reference unless B's separates more by 16 pair tolerances
-/// (16 * relative_tolerance * scale, a hysteresis against flicker, see manifold.cpp), so its
+/// (16 touching bands of the faces, a hysteresis against flicker, see manifold.cpp), so its
 /// points may sit that much deeper than the true depth: their check allows K + 16 * 64.
 inline constexpr double manifold_K = K + 16 * 64;
 

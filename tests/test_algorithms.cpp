@@ -3,7 +3,8 @@
 // The algorithms on their own: gjk() (traces, warm start, iteration cap, separation limit),
 // epa() (starts from point and segment simplices, far from the origin, slivers, traces, cap),
 // sat() (traces, the rectangle fast path against hand values and a brute-force scan), and the
-// brute-force minkowski_difference() with minkowski_exit().
+// brute-force minkowski_difference(), and minkowski_exit() against closed forms, bisection on
+// overlap() and the brute-force difference.
 
 #include <algorithm>
 #include <cmath>
@@ -11,6 +12,7 @@
 #include <limits>
 #include <numbers>
 #include <optional>
+#include <random>
 #include <vector>
 
 #include "collide2d/collide2d.hpp"
@@ -283,7 +285,7 @@ TEST(Epa, FarFromOriginAndSlivers) {
     const GjkResult cores = gjk(far, far, b_to_a);
     ASSERT_TRUE(cores.overlapping);
     const EpaResult e = epa(far, far, b_to_a, cores.simplex);
-    const Real tol = 4 * relative_tolerance * 1002 + kTol;  // the documented size-scaled tolerance
+    const Real tol = 4 * 64 * real_epsilon * 1002 + kTol;  // the documented size-scaled tolerance
     EXPECT_NEAR(e.depth, Real(0.5), tol);
     EXPECT_TRUE(vec_near(e.normal, {1, 0}, tol));
     EXPECT_NEAR(e.point_a.x, 1001, tol);
@@ -554,68 +556,174 @@ TEST(Minkowski, PolygonsCirclesAndRoundedShapes) {
   std::printf("checked %d cases\n", checked);
 }
 
-TEST(Minkowski, ExitBoxSlidingDownASlope) {
-  // A: the triangle (0,0),(4,0),(0,4); its slope x + y = 4 has outward normal (1,1)/sqrt2.
-  // B: a box of half 0.5 that fell by (0,-1) and now sits at (2.5,2.2): its corner (2,1.7) is
-  // inside the slope (2 + 1.7 < 4). Backing out along the motion, the corner reaches the slope
-  // after 0.3: translation (0,0.3). D's outward normal there is the slope's reversed,
-  // (-1,-1)/sqrt2, and the motion minus its normal part is (0.5,-0.5), along the slope.
-  const Polygon slope = make_polygon(std::vector<Vec2>{{0, 0}, {4, 0}, {0, 4}}).value();
-  const Polygon box = make_box(Real(0.5), Real(0.5)).value();
-  const Transform b_pose = at(Real(2.5), Real(2.2));
-  const MinkowskiDifference md = minkowski_difference(slope, box, b_pose);
-  ASSERT_TRUE(md.contains_origin);
-  const Vec2 motion{0, -1};
-  const std::optional<MinkowskiExit> exit = minkowski_exit(md, motion);
-  ASSERT_TRUE(exit.has_value());
-  EXPECT_TRUE(vec_near(exit->translation_b, {0, Real(0.3)}));
-  EXPECT_TRUE(vec_near(exit->hit_point, {0, Real(-0.3)}));
-  EXPECT_TRUE(vec_near(exit->surface_normal, {-1 / kSqrt2, -1 / kSqrt2}));
-  EXPECT_TRUE(vec_near(exit->slide, {Real(0.5), Real(-0.5)}));
-  EXPECT_NEAR(cross(exit->slide, Vec2{1, -1}), 0, kTol);  // parallel to the slope
-  // Backed out, B touches the slope.
-  const Transform backed{b_pose.position + exit->translation_b, b_pose.rotation};
-  EXPECT_NEAR(minkowski_difference(slope, box, backed).signed_distance, 0, kTol);
-  const auto pen = penetration(slope, Transform{}, box, backed);
-  ASSERT_TRUE(pen.has_value());
-  EXPECT_NEAR(pen->depth, 0, kTol);
-  // A slanted motion (1,-2) also backs out along itself: the corner (2,1.7) - t (1,-2) reaches
-  // x + y = 4 when 3.7 + t = 4 -> t = 0.3: translation (-0.3, 0.6).
-  const std::optional<MinkowskiExit> slanted = minkowski_exit(md, {1, -2});
-  ASSERT_TRUE(slanted.has_value());
-  EXPECT_TRUE(vec_near(slanted->translation_b, {Real(-0.3), Real(0.6)}));
-  EXPECT_NEAR(cross(slanted->slide, Vec2{1, -1}), 0, kTol);
+// ---------------------------------------------------------------- minkowski_exit
+
+// The band an exit may miss the exact touching pose by, along the contact normal: the cast
+// declares contact within 8 relative tolerances of the shapes' sizes (docs/conventions.md), and
+// never below 4x GJK's tolerance, 64 epsilons x the largest coordinate in A's frame. Twice
+// the sum of both covers the round-off of placing B in A's frame.
+Real exit_band(const ConvexShape& a, const ConvexShape& b, const Transform& transform_a, const Transform& transform_b) {
+  const Real sizes = size_scale(a) + size_scale(b);
+  const Real offset = length(inverse_compose(transform_a, transform_b).position);
+  return 2 * 64 * real_epsilon * (8 * sizes + 4 * (sizes + offset));
 }
 
-TEST(Minkowski, ExitRoundedExact) {
-  // A circle r 0.5 falling by (0,-1) sits at (1.3,1.2), over the corner (1,1) of a box of half 1:
-  // 0.3606 from the corner. Backing up by s until |(0.3, 0.2 + s)| = 0.5 gives s = 0.2. D is the
-  // core [0.3,2.3] x [0.2,2.2] swept by 0.5; the hit point (0,-0.2) lies on the arc around the
-  // core corner (0.3,0.2): outward normal (-0.3,-0.4)/0.5 = (-0.6,-0.8). The slide is
-  // (0,-1) - 0.8 (-0.6,-0.8) = (0.48,-0.36).
-  const Polygon box = make_box(1, 1).value();
-  const Circle ball{{0, 0}, Real(0.5)};
-  const MinkowskiDifference md = minkowski_difference(box, ball, at(Real(1.3), Real(1.2)));
-  ASSERT_TRUE(md.contains_origin);
-  const std::optional<MinkowskiExit> exit = minkowski_exit(md, {0, -1});
-  ASSERT_TRUE(exit.has_value());
-  EXPECT_TRUE(vec_near(exit->translation_b, {0, Real(0.2)}));
-  EXPECT_TRUE(vec_near(exit->surface_normal, {Real(-0.6), Real(-0.8)}));
-  EXPECT_TRUE(vec_near(exit->slide, {Real(0.48), Real(-0.36)}));
-  // Circle on a slope (the face part of a rounded difference): centre (2,2.2) is 0.2/sqrt2 above
-  // x + y = 4; backing up by s until (0.2 + s)/sqrt2 = 0.5 gives s = 0.5 sqrt2 - 0.2.
-  const Polygon slope = make_polygon(std::vector<Vec2>{{0, 0}, {4, 0}, {0, 4}}).value();
-  const MinkowskiDifference on_slope = minkowski_difference(slope, ball, at(2, Real(2.2)));
-  const std::optional<MinkowskiExit> slide = minkowski_exit(on_slope, {0, -1});
-  ASSERT_TRUE(slide.has_value());
-  EXPECT_TRUE(vec_near(slide->translation_b, {0, Real(0.5) * kSqrt2 - Real(0.2)}));
-  EXPECT_TRUE(vec_near(slide->surface_normal, {-1 / kSqrt2, -1 / kSqrt2}));
-  EXPECT_TRUE(vec_near(slide->slide, {Real(0.5), Real(-0.5)}));
+// Checks an exit against the closed forms: B moved back by `fraction` x motion touches A with
+// the unit normal `normal` (A to B); the slide is the remainder fraction x motion without its
+// component along the normal. The fraction may miss by the band along the normal.
+void expect_exit(const ConvexShape& a, const Transform& transform_a, const ConvexShape& b, const Transform& transform_b, Vec2 motion,
+                 Real fraction, Vec2 normal) {
+  const auto exit = minkowski_exit(a, transform_a, b, transform_b, motion);
+  ASSERT_TRUE(exit.has_value()) << exit.error().message;
+  const Real band = exit_band(a, b, transform_a, transform_b);
+  const Real approach = std::abs(dot(motion, normal));
+  EXPECT_NEAR(exit.value().fraction, fraction, band / approach);
+  EXPECT_GE(exit.value().fraction, fraction - kTol * band / approach);  // never short of touching: B backs out at least to the contact
+  EXPECT_TRUE(vec_near(exit.value().translation_b, -fraction * motion, band * length(motion) / approach));
+  EXPECT_TRUE(vec_near(exit.value().normal, normal));
+  const Vec2 blocked = fraction * motion;
+  EXPECT_TRUE(vec_near(exit.value().slide, blocked - dot(blocked, normal) * normal, band * length(motion) / approach + kTol));
+  EXPECT_EQ(exit.value().status, IterationStatus::converged);
+  // The brute-force difference at the backed-out pose has the origin on its boundary, with the same normal.
+  const Transform backed{transform_b.position + exit.value().translation_b, transform_b.rotation};
+  const MinkowskiDifference difference = minkowski_difference(a, b, inverse_compose(transform_a, backed));
+  EXPECT_GE(difference.signed_distance, -band);
+  EXPECT_LE(difference.signed_distance, band);
+  EXPECT_TRUE(vec_near(rotate(transform_a.rotation, difference.normal), normal));
 }
 
-TEST(Minkowski, ExitEmptyWhenApartOrStill) {
-  const Polygon box = make_box(1, 1).value();
-  EXPECT_FALSE(minkowski_exit(minkowski_difference(box, box, at(3, 0)), {-1, 0}).has_value());
-  EXPECT_FALSE(minkowski_exit(minkowski_difference(box, box, at(1, 0)), {0, 0}).has_value());
-  EXPECT_TRUE(minkowski_exit(minkowski_difference(box, box, at(1, 0)), {1, 0}).has_value());
+TEST(MinkowskiExit, BoxSunkIntoAFloorByItsOwnMotionBacksOutAndSlides) {
+  // Floor: the box [-5,5] x [-1,0]. B: a box of half 0.5 moved by (0.1,-0.002) to (0.3,0.499),
+  // 0.001 into the floor; before the move it was 0.001 above. Half the motion came after the
+  // contact: fraction 0.5, translation (-0.05,0.001), normal +y, slide the blocked (0.05,-0.001)
+  // without its y part.
+  const ConvexShape floor = make_box(5, Real(0.5)).value();
+  const ConvexShape box = make_box(Real(0.5), Real(0.5)).value();
+  const Transform floor_pose = at(0, Real(-0.5));
+  expect_exit(floor, floor_pose, box, at(Real(0.3), Real(0.499)), {Real(0.1), Real(-0.002)}, Real(0.5), {0, 1});
+  // Resting on the floor (touching) and then pushed 0.01 into it: the whole motion is blocked.
+  expect_exit(floor, floor_pose, box, at(Real(0.2), Real(0.49)), {Real(0.2), Real(-0.01)}, 1, {0, 1});
+}
+
+TEST(MinkowskiExit, RefusesMotionsThatDoNotExplainTheOverlapAndPairsApart) {
+  // The box rests 0.001 into the floor. Moved sideways by (0.1,0), or up by (0,0.0005), it was
+  // already overlapping before the move: backing out along the motion would send it 10.6 units
+  // sideways or push it through the floor, so the exit is refused with the reason.
+  const ConvexShape floor = make_box(5, Real(0.5)).value();
+  const ConvexShape box = make_box(Real(0.5), Real(0.5)).value();
+  const Transform floor_pose = at(0, Real(-0.5)), sunk = at(0, Real(0.499));
+  for (const Vec2 motion : {Vec2{Real(0.1), 0}, Vec2{0, Real(0.0005)}}) {
+    const auto exit = minkowski_exit(floor, floor_pose, box, sunk, motion);
+    ASSERT_FALSE(exit.has_value());
+    EXPECT_EQ(exit.error().kind, ExitRefusalKind::overlapping_before);
+    EXPECT_NE(exit.error().message.find("overlapped before the motion"), std::string::npos) << exit.error().message;
+  }
+  const auto still = minkowski_exit(floor, floor_pose, box, sunk, {0, 0});
+  ASSERT_FALSE(still.has_value());
+  EXPECT_EQ(still.error().kind, ExitRefusalKind::zero_motion);
+  const auto apart = minkowski_exit(floor, floor_pose, box, at(0, 2), {0, -1});
+  ASSERT_FALSE(apart.has_value());
+  EXPECT_EQ(apart.error().kind, ExitRefusalKind::apart);
+  // A box that passed right through a thin wall ([-0.05,0.05] x [-1,1]) does not overlap it after
+  // the move: nothing to undo, though the cast from its start meets the wall.
+  const auto through = minkowski_exit(make_box(Real(0.05), 1).value(), at(0, 0), box, at(1, 0), {2, 0});
+  ASSERT_FALSE(through.has_value());
+  EXPECT_EQ(through.error().kind, ExitRefusalKind::apart);
+}
+
+TEST(MinkowskiExit, SlopesAtThirtyAndSixtyDegrees) {
+  // A: a box of half (4,1) turned by theta, its top face through P = (3,2) with outward normal
+  // n = (-sin, cos). B falls by (0,-0.4) and ends p = 0.05 into the face. Backing up by s
+  // raises B's height above the face by 0.4 s cos: s = p / (0.4 cos), translation (0, p / cos);
+  // the blocked (0,-p / cos) without its normal part -p leaves the slide -p tan (cos, sin), downhill.
+  // B is a circle of radius 0.5 (contact on its arc) and a box turned with the slope (face on face).
+  const Vec2 on_face{3, 2};
+  const Vec2 motion{0, Real(-0.4)};
+  const Real p = Real(0.05);
+  for (const Real degrees : {Real(30), Real(60)}) {
+    const Real theta = degrees * kPi / 180;
+    const Vec2 normal{-std::sin(theta), std::cos(theta)}, downhill{-std::cos(theta), -std::sin(theta)};
+    const ConvexShape slope = make_box(4, 1).value();
+    const Transform slope_pose{on_face - normal, Rot::from_angle(theta)};
+    const Real fraction = p / (Real(0.4) * std::cos(theta));
+    const Circle ball{{}, Real(0.5)};
+    expect_exit(slope, slope_pose, ball, {on_face + (Real(0.5) - p) * normal, Rot{}}, motion, fraction, normal);
+    const ConvexShape crate = make_box(Real(0.3), Real(0.2)).value();
+    const Transform crate_pose{on_face + (Real(0.2) - p) * normal, Rot::from_angle(theta)};
+    expect_exit(slope, slope_pose, crate, crate_pose, motion, fraction, normal);
+    const auto exit = minkowski_exit(slope, slope_pose, ball, {on_face + (Real(0.5) - p) * normal, Rot{}}, motion);
+    ASSERT_TRUE(exit.has_value());
+    EXPECT_TRUE(vec_near(exit.value().slide, p * std::tan(theta) * downhill, Real(10) * kTol));
+  }
+}
+
+TEST(MinkowskiExit, CircleOverABoxCornerLeavesAlongTheArc) {
+  // A circle of radius 0.5 fell by (0,-1) to (1.3,1.2), over the corner (1,1) of a box of half 1,
+  // 0.3606 from it. Backing up by s until |(0.3, 0.2 + s)| = 0.5 gives s = 0.2, normal
+  // (0.3,0.4)/0.5 = (0.6,0.8).
+  expect_exit(make_box(1, 1).value(), at(0, 0), Circle{{}, Real(0.5)}, at(Real(1.3), Real(1.2)), {0, -1}, Real(0.2),
+              {Real(0.6), Real(0.8)});
+}
+
+TEST(MinkowskiExit, RandomConvexPairsAgreeWithBisectionOnOverlap) {
+  // B ends overlapping A after a motion that starts it clear of A (the bounding circles apart).
+  // Oracle: bisection on overlap() along the motion for the exit fraction; the contact normal of
+  // penetration() or distance() at the bisection's touching pose; the slide in closed form from those two.
+  std::mt19937 generator(2024);
+  std::uniform_real_distribution<Real> unit(0, 1);
+  auto random_shape = [&](int kind) -> ConvexShape {
+    const Real size = Real(0.3) + 2 * unit(generator);
+    switch (kind) {
+      case 0: return Circle{{}, size};
+      case 1: return Capsule{{-size, 0}, {size, 0}, Real(0.2) * size};
+      default: return regular(3 + static_cast<int>(unit(generator) * 6), size, {}, unit(generator));
+    }
+  };
+  int checked = 0;
+  Real worst = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const ConvexShape a = random_shape(trial % 4), b = random_shape((trial / 4) % 4);
+    const Transform transform_a = at(20 * unit(generator) - 10, 20 * unit(generator) - 10, 7 * unit(generator));
+    const Real angle = 7 * unit(generator);
+    const Vec2 direction{std::cos(angle), std::sin(angle)};
+    const Transform transform_b{transform_a.position + Real(0.5) * (unit(generator) - Real(0.5)) * Vec2{1, 1},
+                                Rot::from_angle(7 * unit(generator))};
+    const Real clear = 2 * (size_scale(a) + size_scale(b));
+    const Vec2 motion = (clear + 2 * unit(generator)) * direction;
+    auto overlaps_at = [&](Real s) {
+      return std::visit([&](const auto& shape_a, const auto& shape_b) {
+        return overlap(shape_a, transform_a, shape_b, Transform{transform_b.position - s * motion, transform_b.rotation});
+      }, a, b);
+    };
+    if (!overlaps_at(0)) continue;
+    Real inside = 0, outside = 1;
+    for (int step = 0; step < 60; ++step) (overlaps_at(Real(0.5) * (inside + outside)) ? inside : outside) = Real(0.5) * (inside + outside);
+    const Transform touching{transform_b.position - inside * motion, transform_b.rotation};
+    // At the touching pose overlap() and penetration() may draw the round-off band differently:
+    // the normal is penetration()'s when it sees contact, else distance()'s.
+    const Vec2 normal = std::visit(
+        [&](const auto& shape_a, const auto& shape_b) {
+          const std::optional<Penetration> contact = penetration(shape_a, transform_a, shape_b, touching);
+          return contact ? contact->normal : distance(shape_a, transform_a, shape_b, touching).normal;
+        },
+        a, b);
+    ASSERT_NEAR(length(normal), 1, kTol);
+
+    const auto exit = minkowski_exit(a, transform_a, b, transform_b, motion);
+    ASSERT_TRUE(exit.has_value()) << exit.error().message;
+    const Real band = exit_band(a, b, transform_a, transform_b);
+    const Real approach = std::abs(dot(motion, normal));
+    EXPECT_LE(std::abs(exit.value().fraction - inside) * approach, band) << "trial " << trial;
+    EXPECT_TRUE(vec_near(exit.value().translation_b, -exit.value().fraction * motion, kTol * length(motion)));
+    const Vec2 blocked = inside * motion;
+    const Vec2 expected_slide = blocked - dot(blocked, normal) * normal;
+    // The slide moves by the fraction's miss and by the normal's allowed turn over the remainder.
+    const Real slide_band = band * length(motion) / approach + length(blocked) * Real(10) * kTol;
+    EXPECT_TRUE(vec_near(exit.value().slide, expected_slide, slide_band + kTol)) << "trial " << trial;
+    EXPECT_TRUE(vec_near(exit.value().normal, normal, Real(10) * kTol)) << "trial " << trial;
+    worst = std::max(worst, std::abs(exit.value().fraction - inside) * approach / band);
+    ++checked;
+  }
+  std::printf("checked %d random exits; worst miss along the normal %.3g of the band\n", checked, double(worst));
+  EXPECT_GE(checked, 200);
 }

@@ -36,7 +36,7 @@ constexpr bool kFloat = sizeof(Real) == sizeof(float);
 // float), so positions and travelled distances are compared at this scale, never tighter.
 const double kTol = kFloat ? 3e-4 : 1e-9;
 const double kEps = static_cast<double>(real_epsilon);
-const double kRel = static_cast<double>(relative_tolerance);
+const double kRel = random_shapes::relative_band;
 
 Real R(double v) { return static_cast<Real>(v); }
 Shape circle(Real r, Vec2 c = {}) { return Circle{c, r}; }
@@ -736,7 +736,7 @@ struct SweepPair {
   // The largest cast tolerance the library can pick at time t (CastOptions::tolerance 0, see
   // shape_cast.hpp): 8 relative tolerances of the two reaches (detail::reach_about, the far corner
   // of the core's bounding box about the turning centre, plus the radius), or 4 GJK tolerances
-  // (relative_tolerance times the largest coordinate in A's frame).
+  // (K epsilons times the largest coordinate in A's frame).
   double tolerance_bound(double t) {
     const Transform ta = sa.at(R(t)), tb = sb.at(R(t));
     const double reaches = static_cast<double>(reach_about(*a, sa.local_center) + reach_about(*b, sb.local_center));

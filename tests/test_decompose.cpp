@@ -796,11 +796,11 @@ TEST(Decompose, RandomSimpleOutlinesAreTiledByConvexPieces) {
     const double outline_area = area_of(outline.exact);
     EXPECT_LE(std::abs(piece_area - outline_area), area_tolerance * outline_area)
         << "pieces' area " << piece_area << ", outline's " << outline_area;
-    const double tolerance_length = static_cast<double>(relative_tolerance) * outline.scale;
+    const double tolerance_length = random_shapes::relative_band * outline.scale;
     EXPECT_EQ(overlap_problem(pieces, tolerance_length, 1e-12 * outline.scale * outline.scale), "");
     const Result<Shape> shape = shape_from_outline(outline.points);
     ASSERT_TRUE(shape.has_value()) << shape.error().message;
-    EXPECT_EQ(point_problem(random, outline.exact, pieces, &shape.value(), 150, 4 * static_cast<double>(relative_tolerance) * outline.scale,
+    EXPECT_EQ(point_problem(random, outline.exact, pieces, &shape.value(), 150, 4 * random_shapes::relative_band * outline.scale,
                             points_checked, points_skipped), "");
     if (::testing::Test::HasFailure() && ++failures > 5) FAIL() << "stopping: 5 outlines checked since the first failure";
 
@@ -1795,7 +1795,7 @@ TEST(CompoundQueries, RaysFirstMeetTheOutlineWhereItIs) {
 // passing 50 tolerances to the right of the apex never touches it, but is reported as a hit.
 TEST(PolygonQueries, RayPassingBesideASharpVertexMisses) {
   const Polygon sliver = make_polygon(std::vector<Vec2>{{0, 0}, {-10, Real(0.1)}, {-10, Real(-0.1)}}).value();
-  const Real tolerance = relative_tolerance * (size_scale(sliver) + 3);
+  const Real tolerance = Real(random_shapes::relative_band) * (size_scale(sliver) + 3);
   const Ray ray{{50 * tolerance, 1}, {0, -2}, 1};
   const std::optional<RayHit> hit = raycast(sliver, Transform{}, ray);
   EXPECT_FALSE(hit.has_value()) << "hit at (" << hit->point.x << ", " << hit->point.y << "), " << 50 * tolerance << " from the apex";
@@ -1808,7 +1808,7 @@ TEST(PolygonQueries, RayPassingBesideASharpVertexMisses) {
 // tolerances to the right of the apex is reported about 0.5 tolerance away.
 TEST(PolygonQueries, PointBesideASharpVertexIsNotContained) {
   const Polygon sliver = make_polygon(std::vector<Vec2>{{0, 0}, {-10, Real(0.1)}, {-10, Real(-0.1)}}).value();
-  const Real tolerance = relative_tolerance * size_scale(sliver);
+  const Real tolerance = Real(random_shapes::relative_band) * size_scale(sliver);
   const Vec2 beside{50 * tolerance, 0};
   EXPECT_NEAR(closest_point(sliver, Transform{}, beside).signed_distance, beside.x, beside.x * Real(1e-3));
   EXPECT_FALSE(contains(sliver, Transform{}, beside));

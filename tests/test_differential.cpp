@@ -14,9 +14,9 @@
 // Tolerance band. Every answer is compared outside (or, for values, within) the band
 //     band = K * real_epsilon * (size_a + size_b + |position_a| + |position_b|)
 // where size is size_scale() (reach from the local origin, radius included). The library's own
-// tolerance is relative_tolerance = 64 eps times the coordinate magnitudes it works with (which
-// this scale bounds), so by its contract a pair within 64 eps * scale of touching may be called
-// either way: K cannot honestly be below 64. K = 64 holds for every check below, in float and in
+// touching band is 16 eps times the magnitudes it works with (tolerance.hpp), which this scale
+// bounds, so a pair within 16 eps * scale of touching may be called either way; K = 64 leaves
+// room for the round-off of the two independent methods compared. K = 64 holds for every check below, in float and in
 // double. The worst errors seen (float, these seeds) are about 46 eps * scale (classification by
 // collide() and minkowski_difference, EPA depth against the oracle); double stays below 2.
 // Each run prints the worst error of every check in units of eps * scale, so the margin stays

@@ -1,17 +1,20 @@
 // collide2d — the command-line tool: check scenes, list overlapping pairs, measure distances,
 // and draw pictures. Errors go to stderr as "error: FILE:LINE:COL: message" with exit code 2.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "collide2d/collide2d.hpp"
 #include "collide2d/io/pairs.hpp"
 #include "collide2d/io/scene.hpp"
 #include "collide2d/io/svg.hpp"
+#include "collide2d/io/text.hpp"
 
 namespace {
 
@@ -112,7 +115,7 @@ std::string pairs_output(const Scene& scene, const std::vector<PairReport>& pair
       }
     }
   } else {
-    out << scene.bodies.size() << " bodies, " << pairs.size() << " pairs listed\n";
+    out << count_of(scene.bodies.size(), "body", "bodies") << ", " << count_of(pairs.size(), "pair", "pairs") << " listed\n";
     if (!pairs.empty()) {
       char line[200];
       std::snprintf(line, sizeof line, "%5s %5s  %-9s %12s  %-24s %s\n", "a", "b", "status", "depth", "normal (a to b)", "contacts");
@@ -182,20 +185,20 @@ std::string check_output(const Scene& scene, const std::string& format) {
     }
     out << document.dump(2) << "\n";
   } else {
-    out << "valid scene: " << scene.bodies.size() << " bodies";
-    for (const auto& [kind, count] : kinds) out << ", " << count << " " << kind << (count == 1 ? "" : "s");
+    out << "valid scene: " << count_of(scene.bodies.size(), "body", "bodies");
+    for (const auto& [kind, count] : kinds) out << ", " << count_of(count, kind, kind + "s");
     out << "\n";
     if (bounds) out << "bounds: " << format_point(bounds->lower) << " to " << format_point(bounds->upper) << "\n";
     for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
       const Body& body = scene.bodies[i];
       out << "  " << i << "  " << kind_of(body.shape);
-      if (const auto* polygon = std::get_if<Polygon>(&body.shape)) out << " (" << polygon->count() << " vertices)";
+      if (const auto* polygon = std::get_if<Polygon>(&body.shape)) out << " (" << count_of(polygon->count(), "vertex", "vertices") << ")";
       out << " at " << format_point(body.transform.position) << ", angle " << format_number(body.transform.rotation.angle());
       if (!body.name.empty()) out << "  \"" << body.name << "\"";
       out << "\n";
       if (const auto* compound = std::get_if<Compound>(&body.shape)) {
         const std::vector<std::vector<Vec2>> pieces = pieces_of(*compound);
-        out << "      " << pieces.size() << " convex pieces (body frame):\n";
+        out << "      " << count_of(pieces.size(), "convex piece", "convex pieces") << " (body frame):\n";
         for (std::size_t piece = 0; piece < pieces.size(); ++piece) {
           out << "        piece " << piece << ":";
           for (Vec2 vertex : pieces[piece]) out << " " << format_point(vertex);
@@ -207,13 +210,44 @@ std::string check_output(const Scene& scene, const std::string& format) {
   return out.str();
 }
 
+/// Parses the comma-separated value of `option`, which must hold exactly as many finite numbers
+/// as `names` has comma-separated names (such as "OX,OY,DX,DY"); throws Failure naming the option
+/// on anything else.
+std::vector<Real> parse_numbers(const std::string& text, const std::string& option, const std::string& names) {
+  const std::size_t expected = static_cast<std::size_t>(std::count(names.begin(), names.end(), ',')) + 1;
+  const std::string how_many = expected == 2 ? "two" : "four";
+  std::vector<Real> numbers;
+  std::stringstream stream(text);
+  std::string part;
+  while (std::getline(stream, part, ',')) {
+    char* end = nullptr;
+    const double value = std::strtod(part.c_str(), &end);
+    if (part.empty() || end != part.c_str() + part.size() || !std::isfinite(value) || !std::isfinite(static_cast<Real>(value))) {
+      throw Failure{option + " expects " + how_many + " finite numbers " + names + "; \"" + part + "\" is not one"};
+    }
+    numbers.push_back(static_cast<Real>(value));
+  }
+  if (numbers.size() != expected || (!text.empty() && text.back() == ',')) {
+    throw Failure{option + " expects " + how_many + " numbers " + names + ", got \"" + text + "\""};
+  }
+  return numbers;
+}
+
+/// Parses "OX,OY,DX,DY" into a ray.
+Ray parse_ray(const std::string& text) {
+  const std::vector<Real> numbers = parse_numbers(text, "--ray", "OX,OY,DX,DY");
+  return Ray{{numbers[0], numbers[1]}, {numbers[2], numbers[3]}, 1};
+}
+
+/// The `minkowski` command; with `motion_text` ("DX,DY", B's world motion that brought it to its
+/// pose in the scene), also the exit back along that motion (minkowski_exit).
 std::string minkowski_command(const std::string& scene_path, const Scene& scene, int a, int b, const std::string& svg_path,
-                               const std::string& format) {
+                               const std::string& motion_text, const std::string& format) {
   const int count = static_cast<int>(scene.bodies.size());
   for (int index : {a, b}) {
     if (index < 0 || index >= count) {
-      throw Failure{scene_path + ":0:0: body " + std::to_string(index) + " does not exist (the scene has " + std::to_string(count) +
-                    " bodies)"};
+      throw Failure{scene_path + ":0:0: body " + std::to_string(index) + " does not exist (the scene has " +
+                    count_of(static_cast<std::size_t>(count), "body", "bodies") + ")"};
     }
   }
   if (a == b) throw Failure{scene_path + ":0:0: bodies A and B must differ"};
@@ -224,8 +258,9 @@ std::string minkowski_command(const std::string& scene_path, const Scene& scene,
     return std::visit(
         [&](const auto& shape) -> ConvexShape {
           if constexpr (std::is_same_v<std::decay_t<decltype(shape)>, Compound>) {
-            throw Failure{scene_path + ":0:0: body " + std::to_string(index) + " is a concave polygon (" +
-                          std::to_string(shape.children().size()) + " convex pieces); minkowski needs convex bodies"};
+            throw Failure{scene_path + ":" + std::to_string(body.line) + ":" + std::to_string(body.column) + ": body " +
+                          std::to_string(index) + " is a concave polygon (" +
+                          count_of(shape.children().size(), "convex piece", "convex pieces") + "); minkowski needs convex bodies"};
           } else {
             return shape;
           }
@@ -249,6 +284,13 @@ std::string minkowski_command(const std::string& scene_path, const Scene& scene,
   }
   const MinkowskiDifference& difference = picture.difference;
   if (difference.contains_origin) picture.penetration_vector = difference.closest_point;
+  std::optional<Result<MinkowskiExit, ExitRefusal>> exit;
+  if (!motion_text.empty()) {
+    const std::vector<Real> numbers = parse_numbers(motion_text, "--motion", "DX,DY");
+    const Vec2 motion{numbers[0], numbers[1]};
+    exit = minkowski_exit(shape_a, first.transform, shape_b, second.transform, motion);
+    if (exit->has_value()) picture.exit_point = exit->value().fraction * inverse_rotate(first.transform.rotation, motion);
+  }
   write_svg(svg_path, minkowski_picture(picture, "Minkowski difference of bodies " + std::to_string(b) + " - " + std::to_string(a)));
 
   std::ostringstream out;
@@ -265,34 +307,36 @@ std::string minkowski_command(const std::string& scene_path, const Scene& scene,
                   {"gjk_steps", picture.gjk_simplices.size()},
                   {"epa_steps", picture.epa_polytopes.size()}};
     for (Vec2 p : difference.hull) document["hull"].push_back(point_json(p));
+    if (exit && exit->has_value()) {
+      const MinkowskiExit& found = exit->value();
+      document["exit"] = {{"frame", "world"},
+                          {"fraction", json_number(found.fraction)},
+                          {"translation_b", point_json(found.translation_b)},
+                          {"normal", point_json(found.normal)},
+                          {"slide", point_json(found.slide)},
+                          {"point_in_a_frame", point_json(*picture.exit_point)}};
+    } else if (exit) {
+      document["exit"] = {{"refused", exit->error().message}};
+    }
     out << document.dump(2) << "\n";
   } else {
-    out << "Minkowski difference of bodies " << b << " - " << a << " (in body " << a << "'s frame): " << difference.hull.size()
-        << " hull vertices from " << difference.all_points.size() << " vertex differences, rounding " << format_number(difference.radius) << "\n";
+    out << "Minkowski difference of bodies " << b << " - " << a << " (in body " << a << "'s frame): " << count_of(difference.hull.size(), "hull vertex", "hull vertices")
+        << " from " << count_of(difference.all_points.size(), "vertex difference", "vertex differences") << ", rounding " << format_number(difference.radius) << "\n";
     out << (difference.contains_origin ? "contains the origin: overlap, depth " : "excludes the origin: apart, distance ")
         << format_number(std::abs(difference.signed_distance)) << ", normal a to b " << format_point(difference.normal) << "\n";
-    out << "GJK: " << picture.gjk_simplices.size() << " simplices";
-    if (expansion) out << "; EPA: " << picture.epa_polytopes.size() << " polytopes, core depth " << format_number(expansion->depth);
+    out << "GJK: " << count_of(picture.gjk_simplices.size(), "simplex", "simplices");
+    if (expansion) out << "; EPA: " << count_of(picture.epa_polytopes.size(), "polytope", "polytopes") << ", core depth " << format_number(expansion->depth);
     out << "\n";
+    if (exit && exit->has_value()) {
+      const MinkowskiExit& found = exit->value();
+      out << "exit back along the motion (world): fraction " << format_number(found.fraction) << ", translation of b "
+          << format_point(found.translation_b) << ", normal a to b " << format_point(found.normal) << ", slide " << format_point(found.slide)
+          << "\n";
+    } else if (exit) {
+      out << "no exit back along the motion: " << exit->error().message << "\n";
+    }
   }
   return out.str();
-}
-
-/// Parses "OX,OY,DX,DY" into a ray; throws Failure naming the option on anything else.
-Ray parse_ray(const std::string& text) {
-  std::vector<Real> numbers;
-  std::stringstream stream(text);
-  std::string part;
-  while (std::getline(stream, part, ',')) {
-    char* end = nullptr;
-    const double value = std::strtod(part.c_str(), &end);
-    if (part.empty() || end != part.c_str() + part.size() || !std::isfinite(value) || !std::isfinite(static_cast<Real>(value))) {
-      throw Failure{"--ray expects four finite numbers OX,OY,DX,DY; \"" + part + "\" is not one"};
-    }
-    numbers.push_back(static_cast<Real>(value));
-  }
-  if (numbers.size() != 4 || (!text.empty() && text.back() == ',')) throw Failure{"--ray expects four numbers OX,OY,DX,DY, got \"" + text + "\""};
-  return Ray{{numbers[0], numbers[1]}, {numbers[2], numbers[3]}, 1};
 }
 
 Json hit_json(const RayReport& report) {
@@ -341,7 +385,7 @@ std::string cast_output(const std::vector<ImpactReport>& impacts, Real duration,
     }
     out << document.dump(2) << "\n";
   } else {
-    out << impacts.size() << " pairs come into contact within time " << format_number(duration) << "\n";
+    out << count_of(impacts.size(), "pair comes", "pairs come") << " into contact within time " << format_number(duration) << "\n";
     if (!impacts.empty()) {
       char line[200];
       std::snprintf(line, sizeof line, "%5s %5s %12s  %-24s %s\n", "a", "b", "toi", "point", "normal (a to b)");
@@ -384,6 +428,9 @@ int main(int argc, char** argv) {
   minkowski->add_option("a", body_a, "index of body A")->required();
   minkowski->add_option("b", body_b, "index of body B")->required();
   minkowski->add_option("--svg", svg_path, "the SVG file to draw")->required();
+  std::string motion_text;
+  minkowski->add_option("--motion", motion_text,
+                        "DX,DY: the world motion that brought body B to its pose in the scene; also find the exit back along it");
   std::string ray_text;
   CLI::App* raycast_command = app.add_subcommand("raycast", "what a ray from (OX, OY) along (DX, DY) hits, fraction in [0, 1]");
   common(raycast_command, false);
@@ -431,7 +478,7 @@ int main(int argc, char** argv) {
       write_svg(svg_path, impacts_picture(scene, impacts, static_cast<Real>(duration)));
       output = cast_output(impacts, static_cast<Real>(duration), format);
     } else {
-      output = minkowski_command(scene_path, scene, body_a, body_b, svg_path, format);
+      output = minkowski_command(scene_path, scene, body_a, body_b, svg_path, motion_text, format);
     }
     std::cout << output << std::flush;
     return std::cout ? 0 : exit_error;

@@ -6,16 +6,20 @@
 // `b_to_a` (see inverse_compose in math.hpp). The Minkowski difference is D = B - A = {b - a}:
 // the shapes overlap exactly when D contains the origin, and the closest point of D to the
 // origin is `distance * normal` with the normal pointing from A to B. GJK and EPA work on the
-// shapes' cores; the callers (penetration.hpp, distance.hpp) add the rounding radii.
+// shapes' cores; the callers (penetration.hpp, distance.hpp) add the rounding radii. The one
+// exception is minkowski_exit, which takes world-frame poses and a world-frame motion like the
+// queries, so the frame of the motion is never left to the caller to get right.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "collide2d/math.hpp"
+#include "collide2d/result.hpp"
 #include "collide2d/shapes.hpp"
 #include "collide2d/support.hpp"
 
@@ -136,19 +140,39 @@ struct MinkowskiDifference {
 /// or capsule's two ends, a polygon's vertices), with B placed by b_to_a. O(n m log(n m)).
 MinkowskiDifference minkowski_difference(const ConvexShape& a, const ConvexShape& b, const Transform& b_to_a);
 
-/// The way out of an overlap along a line of motion, read off the Minkowski difference.
-struct MinkowskiExit {
-  Vec2 hit_point;       ///< where the ray from the origin along the motion leaves the difference
-  Vec2 translation_b;   ///< move B by this (= -hit_point) and the shapes touch: B backs out along its motion
-  Vec2 surface_normal;  ///< outward unit normal of the difference at hit_point (points into A's side of the contact)
-  Vec2 slide;           ///< the motion with its component into the surface removed: what is left to slide along
+/// Why minkowski_exit() gives no exit.
+enum class ExitRefusalKind {
+  zero_motion,         ///< the motion is zero: there is no line to back out along
+  apart,               ///< B does not overlap A after the motion: there is nothing to undo
+  overlapping_before,  ///< B moved back by the whole motion still overlaps A: the motion does not explain the overlap
 };
 
-/// B moved by `motion_b` and now overlaps A: cast the motion from the origin to the boundary of
-/// the difference, back B out by that much, and project the motion onto the edge it hit — the
-/// push-out-and-slide method game programmers use on slopes. Exact for rounded differences.
-/// Empty when the origin is outside the difference or the motion is zero.
-std::optional<MinkowskiExit> minkowski_exit(const MinkowskiDifference& difference, Vec2 motion_b);
+/// A refusal of minkowski_exit(): which case and a readable sentence.
+struct ExitRefusal {
+  ExitRefusalKind kind = ExitRefusalKind::zero_motion;  ///< the case
+  std::string message;                                  ///< one sentence naming the problem
+};
+
+/// How to undo the part of a motion that drove B into A, and what of it is left to slide with.
+/// Every vector is in the world frame, in length units.
+struct MinkowskiExit {
+  Real fraction = 0;   ///< s in [0, 1]: B moved back by s * motion touches A; the last s of the motion came after the contact
+  Vec2 translation_b;  ///< -fraction * motion: add it to B's position and B touches A (a gap within the cast tolerance, never an overlap)
+  Vec2 normal;         ///< unit contact normal from A to B at the touching pose
+  Vec2 slide;          ///< the blocked remainder fraction * motion with its component along `normal` removed: the move left along the surface
+  IterationStatus status = IterationStatus::converged;  ///< iteration_cap: `fraction` is too large (B backs out to a gap), never too small
+};
+
+/// B, at `transform_b` after moving by `motion_b`, overlaps A: the smallest s in [0, 1] such that
+/// B moved back by s * motion_b touches A, the contact normal there, and the blocked remainder
+/// s * motion_b projected on the contact surface — the push-out-and-slide method game programmers
+/// use on slopes. It is the ray from the origin along the motion through the Minkowski difference
+/// at B's final pose, computed by shape_cast() from B's pose before the move, so it needs no
+/// difference built and agrees with minkowski_difference(). Every input is in the world frame.
+/// Refuses a zero motion, a B that does not overlap A after the motion, and a B that overlapped A
+/// before the motion by more than the contact tolerance (the motion does not explain the overlap).
+Result<MinkowskiExit, ExitRefusal> minkowski_exit(const ConvexShape& a, const Transform& transform_a, const ConvexShape& b,
+                                                  const Transform& transform_b, Vec2 motion_b);
 
 }  // namespace collide2d
 

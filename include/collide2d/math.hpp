@@ -22,9 +22,6 @@ using Real = float;
 /// Machine epsilon of Real: the gap between 1 and the next representable value.
 inline constexpr Real real_epsilon = std::numeric_limits<Real>::epsilon();
 
-/// The relative tolerance every size-scaled tolerance is built from: 64 machine epsilons
-/// (about 7.6e-6 in float, 1.4e-14 in double). docs/conventions.md explains the choice.
-inline constexpr Real relative_tolerance = 64 * real_epsilon;
 
 /// A 2D vector or point; its frame is whatever the caller's context says.
 struct Vec2 {

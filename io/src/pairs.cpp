@@ -1,28 +1,25 @@
 // pairs.cpp — scene-wide pair reports.
 //
 // Outline: the bodies go into a World (dynamic tree broad phase); each pair its update() finds
-// touching gets penetration() for its status (overlap or touching, by depth against the pair
-// tolerance), depth and normal, and keeps the world's manifold as its contacts. Impacts put a
+// touching is reported from the world's manifolds alone (contact_manifolds(), one per touching
+// child pair): its contacts are their points, its depth the deepest point's -separation and its
+// normal that point's manifold normal, so the three never disagree; the status is overlap when
+// that depth exceeds the contact tolerance, else touching. Impacts put a
 // box holding each body's whole motion into a dynamic tree and run time_of_impact on each pair
 // of overlapping boxes.
 #include "collide2d/io/pairs.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <span>
 
 #include "collide2d/distance.hpp"
-#include "collide2d/penetration.hpp"
 #include "collide2d/shape_cast.hpp"
+#include "collide2d/tolerance.hpp"
 #include "collide2d/world.hpp"
 
 namespace collide2d::io {
 namespace {
-
-/// The tolerance below which a depth counts as touching, scaled like the queries' own.
-Real touching_tolerance(const Body& a, const Body& b) {
-  return relative_tolerance * (size_scale(a.shape) + size_scale(b.shape) +
-                               length(inverse_compose(a.transform, b.transform).position));
-}
 
 /// Pairs (a < b, sorted) of boxes that overlap or touch, from a dynamic tree.
 std::vector<std::pair<int, int>> overlapping_boxes(const std::vector<Aabb>& boxes) {
@@ -33,26 +30,39 @@ std::vector<std::pair<int, int>> overlapping_boxes(const std::vector<Aabb>& boxe
   return pairs;
 }
 
-/// The pair's status, depth and normal by penetration(); its contacts are the points of
-/// `manifolds` when the caller already has them, else contact_manifolds()'.
-PairReport classify(const Scene& scene, int a, int b, std::span<const Manifold> manifolds = {}) {
+/// The report of a pair from its contact manifolds (one per touching child pair; none when the
+/// bodies are apart), so contacts, depth and normal always come from one computation: the depth
+/// is the largest -separation of the points, the normal that point's manifold normal. The pair
+/// touches when that depth is within the contact tolerance of the points' coordinates in a's frame.
+PairReport report_from_manifolds(const Scene& scene, int a, int b, std::span<const Manifold> manifolds) {
+  PairReport report{a, b, PairStatus::separate, 0, {}, {}};
+  const Transform& transform_a = scene.bodies[static_cast<std::size_t>(a)].transform;
+  Real deepest = -std::numeric_limits<Real>::infinity(), magnitude = 0;
+  for (const Manifold& manifold : manifolds) {
+    for (const ManifoldPoint& point : std::span(manifold.points).first(static_cast<std::size_t>(manifold.point_count))) {
+      report.contacts.push_back(point);
+      magnitude = std::max(magnitude, coordinate_magnitude(inverse_transform_point(transform_a, point.point)));
+      if (-point.separation > deepest) {
+        deepest = -point.separation;
+        report.normal = manifold.normal;
+      }
+    }
+  }
+  if (report.contacts.empty()) return report;
+  report.status = deepest > contact_tolerance(magnitude) ? PairStatus::overlap : PairStatus::touching;
+  report.depth = report.status == PairStatus::overlap ? deepest : 0;
+  return report;
+}
+
+/// The report of a pair, with its manifolds from contact_manifolds().
+PairReport classify(const Scene& scene, int a, int b) {
   const Body& first = scene.bodies[static_cast<std::size_t>(a)];
   const Body& second = scene.bodies[static_cast<std::size_t>(b)];
-  PairReport report{a, b, PairStatus::separate, 0, {}, {}};
-  const std::optional<Penetration> contact = penetration(first.shape, first.transform, second.shape, second.transform);
-  if (!contact) return report;
-  report.status = contact->depth > touching_tolerance(first, second) ? PairStatus::overlap : PairStatus::touching;
-  report.depth = report.status == PairStatus::overlap ? contact->depth : 0;
-  report.normal = contact->normal;
-  std::vector<Manifold> computed;
-  if (manifolds.empty()) {
-    std::vector<ChildManifold> children;
-    contact_manifolds(first.shape, first.transform, second.shape, second.transform, children);
-    for (const ChildManifold& child : children) computed.push_back(child.manifold);
-    manifolds = computed;
-  }
-  for (const Manifold& manifold : manifolds) report.contacts.insert(report.contacts.end(), manifold.points.begin(), manifold.points.begin() + manifold.point_count);
-  return report;
+  std::vector<ChildManifold> children;
+  contact_manifolds(first.shape, first.transform, second.shape, second.transform, children);
+  std::vector<Manifold> manifolds;
+  for (const ChildManifold& child : children) manifolds.push_back(child.manifold);
+  return report_from_manifolds(scene, a, b, manifolds);
 }
 
 }  // namespace
@@ -74,7 +84,7 @@ std::vector<PairReport> find_pairs(const Scene& scene, bool all) {
   for (std::size_t i = 0; i < contacts.size(); ++i) {  // a compound's pair comes as several contacts in a row
     manifolds.push_back(contacts[i].manifold);
     if (i + 1 < contacts.size() && contacts[i + 1].a == contacts[i].a && contacts[i + 1].b == contacts[i].b) continue;
-    PairReport report = classify(scene, static_cast<int>(contacts[i].a.index), static_cast<int>(contacts[i].b.index), manifolds);
+    PairReport report = report_from_manifolds(scene, static_cast<int>(contacts[i].a.index), static_cast<int>(contacts[i].b.index), manifolds);
     if (report.status != PairStatus::separate) reports.push_back(std::move(report));
     manifolds.clear();
   }

@@ -7,6 +7,7 @@
 // offending value or key. Duplicate keys are refused by the scanner.
 #include <cmath>
 #include <cstdlib>
+#include <tuple>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -319,7 +320,11 @@ Result<Scene, LoadError> parse_json_scene(std::string_view text, std::string_vie
     return error_at(text, file, positions.duplicate_key->first, "duplicate key \"" + positions.duplicate_key->second + "\"");
   }
   try {
-    return SceneReader(options).read(document);
+    Scene scene = SceneReader(options).read(document);
+    for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
+      std::tie(scene.bodies[i].line, scene.bodies[i].column) = line_and_column(text, positions.offsets.at("/bodies/" + std::to_string(i)));
+    }
+    return scene;
   } catch (const Problem& problem) {
     auto found = positions.offsets.find(problem.pointer);
     return error_at(text, file, found == positions.offsets.end() ? 0 : found->second, problem.message);

@@ -6,6 +6,7 @@
 // Outlines go through shape_from_file_outline, like JSON polygons. Everything else is ignored.
 #include <cmath>
 #include <cstdlib>
+#include <tuple>
 #include <pugixml.hpp>
 
 #include "collide2d/io/scene.hpp"
@@ -80,6 +81,7 @@ Result<Scene, LoadError> parse_steersuite_scene(std::string_view text, std::stri
       Body body;
       body.name = "polygonObstacle " + std::to_string(obstacle);
       body.shape = std::move(polygon).value();
+      std::tie(body.line, body.column) = line_and_column(text, element.offset_debug());
       scene.bodies.push_back(std::move(body));
       ++obstacle;
     }

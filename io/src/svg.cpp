@@ -12,6 +12,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "collide2d/io/text.hpp"
+
 namespace collide2d::io {
 namespace {
 
@@ -252,7 +254,7 @@ std::string pairs_picture(const Scene& scene, const std::vector<PairReport>& pai
                  {"#cfe3f5", "body apart from all others"},
                  {"#111", "contact point"},
                  {"#6c3483", "normal a to b, length = depth"}});
-  return canvas.finish("collide2d pairs: " + std::to_string(scene.bodies.size()) + " bodies");
+  return canvas.finish("collide2d pairs: " + count_of(scene.bodies.size(), "body", "bodies"));
 }
 
 std::string ray_picture(const Scene& scene, const Ray& ray, const std::vector<RayReport>& hits) {
@@ -279,7 +281,7 @@ std::string ray_picture(const Scene& scene, const Ray& ray, const std::vector<Ra
                  {"#f9d79b", "body the ray hits"},
                  {"#111", "hit point"},
                  {"#6c3483", "surface normal at the hit"}});
-  return canvas.finish("collide2d raycast: " + std::to_string(hits.size()) + " hits");
+  return canvas.finish("collide2d raycast: " + count_of(hits.size(), "hit", "hits"));
 }
 
 std::string impacts_picture(const Scene& scene, const std::vector<ImpactReport>& impacts, Real duration) {
@@ -319,7 +321,7 @@ std::string impacts_picture(const Scene& scene, const std::vector<ImpactReport>&
                  {"#7f8c8d", "path of each body's origin"},
                  {"#111", "contact point"},
                  {"#6c3483", "normal a to b"}});
-  return canvas.finish("collide2d cast: " + std::to_string(impacts.size()) + " contacts");
+  return canvas.finish("collide2d cast: " + count_of(impacts.size(), "contact", "contacts"));
 }
 
 std::string minkowski_picture(const MinkowskiPicture& picture, std::string_view title) {
@@ -362,12 +364,14 @@ std::string minkowski_picture(const MinkowskiPicture& picture, std::string_view 
   canvas.dot({0, 0}, 4.5, "#000");
   canvas.text({0, 0}, "origin", 12, "#000", 6, 14);
   if (picture.penetration_vector) canvas.arrow({0, 0}, *picture.penetration_vector, "#c0392b", 2.5);
+  if (picture.exit_point) canvas.arrow({0, 0}, *picture.exit_point, "#8e44ad", 2.5);
   std::vector<std::pair<std::string, std::string>> legend = {{"#d6eaf8", "Minkowski difference B - A"},
                                                               {"#7f8c8d", "vertex differences b - a"},
                                                               {"#000", "origin (inside: overlap)"},
                                                               {"#27ae60", "GJK simplices"}};
   if (!picture.epa_polytopes.empty()) legend.push_back({"#e67e22", "EPA polytopes (last is bold)"});
   if (picture.penetration_vector) legend.push_back({"#c0392b", "penetration vector (-depth * normal)"});
+  if (picture.exit_point) legend.push_back({"#8e44ad", "exit along B's motion (fraction * motion)"});
   canvas.legend(legend);
   return canvas.finish(title);
 }

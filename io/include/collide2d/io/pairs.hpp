@@ -24,13 +24,17 @@ struct PairReport {
   int a = 0;                             ///< index of the first body
   int b = 0;                             ///< index of the second body, > a
   PairStatus status = PairStatus::separate;
-  Real depth = 0;                        ///< penetration depth (> 0 for overlap, 0 touching and separate)
-  Vec2 normal;                           ///< world unit normal from a to b; zero for separate pairs
-  std::vector<ManifoldPoint> contacts;   ///< manifold points in world coordinates (of every touching child pair of a compound); empty for separate pairs
+  /// Length units: the largest -separation of `contacts` (> 0 for overlap; 0 touching and separate).
+  /// With a compound it is the deepest child contact's, not the translation that frees b from the
+  /// whole compound (penetration() gives that).
+  Real depth = 0;
+  Vec2 normal;                           ///< world unit normal from a to b of the manifold holding the deepest contact; zero for separate pairs
+  std::vector<ManifoldPoint> contacts;   ///< contact_manifolds() points, world (of every touching child pair of a compound); empty for separate pairs
 };
 
 /// Every pair that overlaps or touches, ordered by (a, b); with `all`, every pair. Candidate
-/// pairs come from a sweep over the bodies' bounding boxes sorted along x.
+/// pairs come from the world's dynamic tree; depth, normal and status come from the same
+/// manifolds as the contacts.
 std::vector<PairReport> find_pairs(const Scene& scene, bool all);
 
 /// The distance between one pair of bodies.

@@ -23,6 +23,8 @@ struct Body {
   Vec2 velocity;               ///< linear velocity, world length units per time unit
   Real angular_velocity = 0;   ///< radians per time unit, counter-clockwise
   Shape shape;                 ///< the shape in the body's local frame: convex, or a Compound for a concave polygon
+  int line = 0;                ///< 1-based line where the body starts in its scene file; 0 for a body not read from a file
+  int column = 0;              ///< 1-based column (in bytes) where the body starts; 0 for a body not read from a file
 };
 
 /// A scene: bodies in file order; a body's index is its id in every report.

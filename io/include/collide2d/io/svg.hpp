@@ -71,10 +71,14 @@ struct MinkowskiPicture {
   std::vector<Simplex> gjk_simplices;        ///< GJK's simplex after each step
   std::vector<std::vector<Vec2>> epa_polytopes;  ///< EPA's polytope after each expansion (empty when apart)
   std::optional<Vec2> penetration_vector;    ///< -depth * normal, the boundary point nearest the origin, when overlapping
+  /// fraction * motion of B, turned into A's frame: where the ray from the origin along B's motion
+  /// leaves the difference (minkowski_exit), when a motion was given and the exit not refused.
+  std::optional<Vec2> exit_point;
 };
 
 /// The `minkowski` picture: the difference's point cloud and hull (with its rounding), the
-/// origin, every GJK simplex, the EPA expansions and the penetration vector, with a legend.
+/// origin, every GJK simplex, the EPA expansions, the penetration vector and the exit along B's
+/// motion, with a legend.
 std::string minkowski_picture(const MinkowskiPicture& picture, std::string_view title);
 
 /// Writes `contents` to `path` through a temporary file and a rename, so a failure never leaves
