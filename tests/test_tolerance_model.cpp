@@ -34,6 +34,14 @@ Verdicts verdicts_of(const Shape& a, const Transform& transform_a, const Shape& 
           distance(a, transform_a, b, transform_b).overlapping, !manifolds.empty()};
 }
 
+/// Every query says apart.
+void expect_apart(const Verdicts& verdicts) {
+  EXPECT_FALSE(verdicts.overlap);
+  EXPECT_FALSE(verdicts.penetration);
+  EXPECT_FALSE(verdicts.distance);
+  EXPECT_FALSE(verdicts.manifolds);
+}
+
 TEST(ToleranceModel, BoxJustAboveAWideFloorIsApartWhateverTheFloorsWidth) {
   const Shape box = make_box(0.5f, 0.5f).value();
   for (const Real half_width : {Real(10), Real(100), Real(1000), Real(5000)}) {
@@ -41,11 +49,7 @@ TEST(ToleranceModel, BoxJustAboveAWideFloorIsApartWhateverTheFloorsWidth) {
     const Shape floor = make_box(half_width, 0.5f).value();
     // The floor's top is y = 0.5; the box's bottom is 0.01 above it.
     const Transform box_pose{{3, Real(1.01)}, {}};
-    const Verdicts apart = verdicts_of(floor, {}, box, box_pose);
-    EXPECT_FALSE(apart.overlap);
-    EXPECT_FALSE(apart.penetration);
-    EXPECT_FALSE(apart.distance);
-    EXPECT_FALSE(apart.manifolds);
+    expect_apart(verdicts_of(floor, {}, box, box_pose));
     const DistanceResult gap = distance(floor, {}, box, box_pose);
     // The floor's top face is a feature of magnitude ~half_width: the round-off band is a few
     // epsilons of it, far below the 0.01 gap (0.0048 at 5000 in float).
@@ -76,11 +80,7 @@ TEST(ToleranceModel, LongOutlineAGapAwayIsApartForEveryQuery) {
   ASSERT_TRUE(std::holds_alternative<Compound>(terrain));
   const Shape box = make_box(1, 1).value();
   const Transform box_pose{{3950, Real(1.05)}, {}};
-  const Verdicts apart = verdicts_of(terrain, {}, box, box_pose);
-  EXPECT_FALSE(apart.overlap);
-  EXPECT_FALSE(apart.penetration);
-  EXPECT_FALSE(apart.distance);
-  EXPECT_FALSE(apart.manifolds);
+  expect_apart(verdicts_of(terrain, {}, box, box_pose));
   EXPECT_NEAR(distance(terrain, {}, box, box_pose).distance, 0.05, 4 * contact_tolerance(8000));
 }
 
@@ -89,8 +89,7 @@ TEST(ToleranceModel, SquaresFarFromTheOriginAreApartByTheirGap) {
   const Real far = real_is_float ? Real(1e5) : Real(1e8);
   const Shape square = make_box(1, 1).value();
   const Transform left{{far, -far}, {}}, right{{far + Real(2.25), -far}, {}};
-  const Verdicts verdicts = verdicts_of(square, left, square, right);
-  EXPECT_FALSE(verdicts.overlap || verdicts.penetration || verdicts.distance || verdicts.manifolds);
+  expect_apart(verdicts_of(square, left, square, right));
   const Real realised_gap = (right.position.x - left.position.x) - 2;
   EXPECT_NEAR(distance(square, left, square, right).distance, realised_gap, 4 * contact_tolerance(4));
 }
