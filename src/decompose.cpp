@@ -32,6 +32,7 @@
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <sstream>
 #include <utility>
 
@@ -207,9 +208,16 @@ std::vector<std::vector<int>> merge_convex(const std::vector<Vec2>& points, cons
   return merged;
 }
 
-}  // namespace
+/// The outline after cleaning, and the welding tolerance of its coordinates.
+struct CleanOutline {
+  std::vector<OutlineVertex> outline;
+  Real tolerance = 0;
+};
 
-Result<Decomposition> decompose(std::span<const Vec2> input) {
+/// Stage 1: refuses non-finite points; welds consecutive points within the welding tolerance;
+/// drops points lying straight between their neighbours (an edge folding straight back is a
+/// self-intersection).
+Result<CleanOutline> clean_outline(std::span<const Vec2> input) {
   Real scale = 0;
   for (std::size_t i = 0; i < input.size(); ++i) {
     if (!is_finite(input[i])) return refuse(ShapeErrorKind::non_finite, static_cast<int>(i), "point " + std::to_string(i) + " is not finite");
@@ -218,7 +226,6 @@ Result<Decomposition> decompose(std::span<const Vec2> input) {
   const Real tolerance = weld_tolerance(scale);
   auto same_point = [&](Vec2 p, Vec2 q) { return std::abs(p.x - q.x) <= tolerance && std::abs(p.y - q.y) <= tolerance; };
 
-  // 1. Clean.
   std::vector<OutlineVertex> outline;
   for (std::size_t i = 0; i < input.size(); ++i) {
     if (outline.empty() || !same_point(outline.back().point, input[i])) outline.push_back({input[i], static_cast<int>(i)});
@@ -248,9 +255,14 @@ Result<Decomposition> decompose(std::span<const Vec2> input) {
     }
   }
   if (outline.size() < 3) return refuse(ShapeErrorKind::zero_area, -1, "the outline's points are collinear: it encloses no area");
+  return CleanOutline{std::move(outline), tolerance};
+}
 
-  // 2. Crossings, edges along each other, and points resting on edges.
-  std::size_t n = outline.size();
+/// Stage 2: refuses crossing edges and edges running along each other, naming both; inserts a
+/// point resting on another edge into that edge, so every touch becomes two visits of one point.
+std::optional<ShapeError> insert_resting_points(std::vector<OutlineVertex>& outline, Real tolerance) {
+  auto same_point = [&](Vec2 p, Vec2 q) { return std::abs(p.x - q.x) <= tolerance && std::abs(p.y - q.y) <= tolerance; };
+  const std::size_t n = outline.size();
   for (std::size_t i = 0; i < n; ++i) {  // snap points that nearly coincide onto the earlier one
     for (std::size_t j = i + 1; j < n; ++j) {
       if (outline[j].point != outline[i].point && same_point(outline[j].point, outline[i].point)) outline[j].point = outline[i].point;
@@ -292,9 +304,23 @@ Result<Decomposition> decompose(std::span<const Vec2> input) {
     for (const OutlineVertex& resting : extra) split_outline.push_back({resting.point, resting.input_index, edge_start, edge_end});
   }
   outline = std::move(split_outline);
-  n = outline.size();
+  return std::nullopt;
 
-  // 3. Corners meeting at one point must not interleave; split into parts there.
+}
+
+/// The outline's points and the parts it splits into (each counter-clockwise, as indices).
+struct Parts {
+  std::vector<Vec2> points;
+  std::vector<int> input_of;  // the input point each point came from
+  std::vector<std::vector<int>> rings;
+};
+
+/// Stage 3: where the outline visits a point twice, the corners there must not interleave (a
+/// crossing through the point); the outline is split there into parts (a stack walk pops a part
+/// each time a point comes round again), each turned counter-clockwise; a part inside another is
+/// a hole, refused.
+Result<Parts> split_into_parts(const std::vector<OutlineVertex>& outline) {
+  const std::size_t n = outline.size();
   std::map<std::pair<Real, Real>, std::vector<std::size_t>> visits;
   for (std::size_t i = 0; i < n; ++i) visits[{outline[i].point.x, outline[i].point.y}].push_back(i);
   auto corner_at = [&](std::size_t i) {
@@ -358,11 +384,17 @@ Result<Decomposition> decompose(std::span<const Vec2> input) {
       }
     }
   }
+  return Parts{std::move(points), std::move(input_of), std::move(parts)};
+}
 
-  // 4 and 5. Triangulate each part, then merge.
+/// Stages 4 and 5: each part is triangulated by ear clipping, then Hertel–Mehlhorn merging
+/// removes every cut whose two ends stay convex without it; slivers are counted, not kept.
+Result<Decomposition> cut_into_pieces(const Parts& split) {
+  const std::vector<Vec2>& points = split.points;
+  const std::vector<int>& input_of = split.input_of;
   Decomposition decomposition;
-  decomposition.parts = static_cast<int>(parts.size());
-  for (const std::vector<int>& part : parts) {
+  decomposition.parts = static_cast<int>(split.rings.size());
+  for (const std::vector<int>& part : split.rings) {
     for (std::size_t i = 0; i < part.size(); ++i) {
       const Vec2 a = points[part[(i + part.size() - 1) % part.size()]], b = points[part[i]], c = points[part[(i + 1) % part.size()]];
       if (orientation(a, b, c) < 0) ++decomposition.reflex_vertices;
@@ -390,6 +422,18 @@ Result<Decomposition> decompose(std::span<const Vec2> input) {
     }
   }
   return decomposition;
+}
+
+}  // namespace
+
+Result<Decomposition> decompose(std::span<const Vec2> input) {
+  Result<CleanOutline> cleaned = clean_outline(input);
+  if (!cleaned) return cleaned.error();
+  CleanOutline clean = std::move(cleaned).value();
+  if (const std::optional<ShapeError> refusal = insert_resting_points(clean.outline, clean.tolerance)) return *refusal;
+  Result<Parts> split = split_into_parts(clean.outline);
+  if (!split) return split.error();
+  return cut_into_pieces(split.value());
 }
 
 Result<Shape> shape_from_outline(std::span<const Vec2> outline, Real radius) {
