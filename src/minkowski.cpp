@@ -34,12 +34,7 @@ std::vector<Vec2> core_vertices(const ConvexShape& shape) {
 }
 
 /// The closest point to the origin on the segment from p to q.
-Vec2 closest_on_segment(Vec2 p, Vec2 q) {
-  const Vec2 along = q - p;
-  const Real length2 = length_squared(along);
-  if (length2 == 0) return p;
-  return lerp(p, q, std::clamp(-dot(p, along) / length2, Real(0), Real(1)));
-}
+Vec2 closest_on_segment(Vec2 p, Vec2 q) { return lerp(p, q, closest_parameter_on_segment(p, q, Vec2{})); }
 
 /// Edges of a hull as (start, end, outward normal); a two-point hull has two opposite edges.
 struct HullEdge {

@@ -200,14 +200,6 @@ Result<Polygon> make_box(Real half_width, Real half_height, const Transform& off
 }
 
 namespace {
-/// The bounding box from four support points along the world axes, widened by the radius.
-template <ConvexSupport S>
-Aabb aabb_from_support(const S& shape, const Transform& transform) {
-  const Real r = shape.rounding_radius();
-  return {{transformed_support(shape, transform, {-1, 0}).x - r, transformed_support(shape, transform, {0, -1}).y - r},
-          {transformed_support(shape, transform, {1, 0}).x + r, transformed_support(shape, transform, {0, 1}).y + r}};
-}
-
 /// The largest distance of a core point from the local origin, plus the rounding radius.
 Real farthest_point(std::span<const Vec2> core, Real radius) {
   Real farthest = 0;
@@ -216,10 +208,10 @@ Real farthest_point(std::span<const Vec2> core, Real radius) {
 }
 }  // namespace
 
-Aabb compute_aabb(const Circle& shape, const Transform& transform) { return aabb_from_support(shape, transform); }
-Aabb compute_aabb(const Capsule& shape, const Transform& transform) { return aabb_from_support(shape, transform); }
-Aabb compute_aabb(const Segment& shape, const Transform& transform) { return aabb_from_support(shape, transform); }
-Aabb compute_aabb(const Polygon& shape, const Transform& transform) { return aabb_from_support(shape, transform); }
+Aabb compute_aabb(const Circle& shape, const Transform& transform) { return support_bounds(shape, transform); }
+Aabb compute_aabb(const Capsule& shape, const Transform& transform) { return support_bounds(shape, transform); }
+Aabb compute_aabb(const Segment& shape, const Transform& transform) { return support_bounds(shape, transform); }
+Aabb compute_aabb(const Polygon& shape, const Transform& transform) { return support_bounds(shape, transform); }
 Aabb compute_aabb(const ConvexShape& shape, const Transform& transform) {
   return std::visit([&](const auto& concrete) { return compute_aabb(concrete, transform); }, shape);
 }

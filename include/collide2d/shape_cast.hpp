@@ -69,14 +69,11 @@ struct Sweep {
 namespace detail {
 
 /// An upper bound on how far any point of the shape lies from `center` (local frame): the far
-/// corner of the core's bounding box from four supports, plus the rounding radius.
+/// corner of the shape's bounding box (support_bounds, rounding radius included).
 template <ConvexSupport S>
 Real reach_about(const S& shape, Vec2 center) {
-  const Vec2 lower{shape.support(Vec2{-1, 0}).x, shape.support(Vec2{0, -1}).y};
-  const Vec2 upper{shape.support(Vec2{1, 0}).x, shape.support(Vec2{0, 1}).y};
-  const Vec2 far{std::max(std::abs(lower.x - center.x), std::abs(upper.x - center.x)),
-                 std::max(std::abs(lower.y - center.y), std::abs(upper.y - center.y))};
-  return length(far) + shape.rounding_radius();
+  const Aabb box = support_bounds(shape, Transform{});
+  return length(max(box.upper - center, center - box.lower));
 }
 
 /// Advancement steps taken before advance() also probes ahead for a contact to bisect to.

@@ -23,4 +23,13 @@ constexpr Vec2 transformed_support(const S& shape, const Transform& transform, V
   return transform_point(transform, shape.support(inverse_rotate(transform.rotation, direction)));
 }
 
+/// The bounding box of `shape` placed by `transform` (parent frame): four support points along
+/// the parent's axes, widened by the rounding radius. compute_aabb and the casts' reach use it.
+template <ConvexSupport S>
+constexpr Aabb support_bounds(const S& shape, const Transform& transform) {
+  const Real r = shape.rounding_radius();
+  return {{transformed_support(shape, transform, {-1, 0}).x - r, transformed_support(shape, transform, {0, -1}).y - r},
+          {transformed_support(shape, transform, {1, 0}).x + r, transformed_support(shape, transform, {0, 1}).y + r}};
+}
+
 }  // namespace collide2d
