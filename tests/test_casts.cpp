@@ -751,6 +751,7 @@ Real reach_of(const Shape& shape, Vec2 local_center) { return size_scale(shape) 
 
 struct SweepStats {
   long sweeps = 0, hits = 0, initially = 0, empties = 0, capped = 0, sampled_contacts = 0;
+  long iterations = 0, most_iterations = 0;  // advancement steps over all hits, and the most one hit took
   double worst_capped_gap = 0;  // largest gap left at an iteration-capped time, relative to the sizes
 };
 
@@ -809,6 +810,8 @@ void check_sweep(SweepPair& pair, Query query, double scale, random_shapes::Chec
   ++stats.hits;
   if (hit->initially_touching) ++stats.initially;
   if (hit->status == IterationStatus::iteration_cap) ++stats.capped;
+  stats.iterations += hit->iterations;
+  stats.most_iterations = std::max(stats.most_iterations, long(hit->iterations));
   const double t_hit = hit->time;
   // Never later than the first sampled overlap.
   early.require(t_hit <= first_overlap && t_hit >= 0 && t_hit <= 1, context);
@@ -888,11 +891,21 @@ TEST(TimeOfImpact, RandomSweepsAgainstSampling) {
                   cast_empty, cast_stats, "cast " + std::to_string(i));
     }
   }
-  std::printf("checked %ld sweeps with rotation: %ld hits (%ld initially touching, %ld at the iteration cap, largest gap left there %.3g of the sizes), %ld empty; %ld with a sampled overlap\n",
-              toi_stats.sweeps, toi_stats.hits, toi_stats.initially, toi_stats.capped, toi_stats.worst_capped_gap, toi_stats.empties,
+  std::printf("checked %ld sweeps with rotation: %ld hits (%ld initially touching, %ld at the iteration cap, largest gap left there %.3g of the sizes; "
+              "%.1f steps a hit, at most %ld), %ld empty; %ld with a sampled overlap\n",
+              toi_stats.sweeps, toi_stats.hits, toi_stats.initially, toi_stats.capped, toi_stats.worst_capped_gap,
+              double(toi_stats.iterations) / double(std::max(1L, toi_stats.hits)), toi_stats.most_iterations, toi_stats.empties,
               toi_stats.sampled_contacts);
-  std::printf("checked %ld linear shape casts: %ld hits (%ld initially touching, %ld at the iteration cap), %ld empty; %ld with a sampled overlap\n",
-              cast_stats.sweeps, cast_stats.hits, cast_stats.initially, cast_stats.capped, cast_stats.empties, cast_stats.sampled_contacts);
+  std::printf("checked %ld linear shape casts: %ld hits (%ld initially touching, %ld at the iteration cap; %.1f steps a hit, at most %ld), %ld empty; "
+              "%ld with a sampled overlap\n",
+              cast_stats.sweeps, cast_stats.hits, cast_stats.initially, cast_stats.capped,
+              double(cast_stats.iterations) / double(std::max(1L, cast_stats.hits)), cast_stats.most_iterations, cast_stats.empties,
+              cast_stats.sampled_contacts);
+  // The separation bound's steps converge on every sweep: none stops at the cap (the Lipschitz
+  // bound alone left 6 of these in float and 16 in double at the cap of 1024,
+  // taking 29.8 and 69.5 steps a hit against 12.8 and 28.4 now).
+  EXPECT_EQ(toi_stats.capped, 0);
+  EXPECT_EQ(cast_stats.capped, 0);
   for (const random_shapes::Check* check : {&early, &touching, &normal, &empty, &cast_early, &cast_touching, &cast_normal, &cast_empty}) {
     check->print();
     EXPECT_EQ(check->failures(), 0) << check->name();

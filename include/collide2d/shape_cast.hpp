@@ -76,46 +76,136 @@ Real reach_about(const S& shape, Vec2 center) {
   return length(max(box.upper - center, center - box.lower));
 }
 
+/// How two shapes move over a cast's unit time interval, as advance() bounds it: each turns about
+/// its rotation centre at a constant rate while the centre travels at a constant velocity.
+struct CastMotion {
+  Vec2 velocity_a;             ///< world velocity of A's rotation centre, length units per unit time
+  Vec2 velocity_b;             ///< world velocity of B's rotation centre
+  Real angular_velocity_a = 0;  ///< radians per unit time, counter-clockwise
+  Real angular_velocity_b = 0;  ///< likewise for B
+  Vec2 local_center_a;         ///< A's rotation centre, A's local frame
+  Vec2 local_center_b;         ///< B's rotation centre, B's local frame
+  Real reach_a = 0;            ///< bound on the distance of A's points from its rotation centre
+  Real reach_b = 0;            ///< likewise for B
+
+  /// Does either shape turn? Without turning the separation along a fixed axis is linear in time.
+  bool turns() const { return angular_velocity_a != 0 || angular_velocity_b != 0; }
+  /// A bound on how fast the gap along the world unit normal A -> B can shrink at any time.
+  Real closing_bound(Vec2 normal) const {
+    return dot(normal, velocity_a - velocity_b) + std::abs(angular_velocity_a) * reach_a + std::abs(angular_velocity_b) * reach_b;
+  }
+  /// A bound on how fast any point of one shape moves relative to the other.
+  Real speed_bound() const {
+    return length(velocity_a - velocity_b) + std::abs(angular_velocity_a) * reach_a + std::abs(angular_velocity_b) * reach_b;
+  }
+};
+
 /// Advancement steps taken before advance() also probes ahead for a contact to bisect to.
 inline constexpr int steps_before_probing = 8;
+/// Separation-bound evaluations one safe step may spend narrowing its root (advance()).
+inline constexpr int step_search_evaluations = 8;
 
 /// Conservative advancement over t in [0, 1]. `pose(t)` gives (transform A, transform B) in the
-/// world; `closing_bound(normal_world)` bounds how fast the gap along that normal can shrink.
-/// Contact is the gap down to target_separation plus the touching band of the features GJK ends
-/// on; each step aims at half a band above target_separation, so the pose returned never overlaps.
-/// Where the bound is loose (turning shapes, grazing contacts) the steps crawl. After a few steps,
-/// a probe 8 steps ahead that finds contact gives a bracket [t, late]; it is narrowed by bisection
-/// that stays safe: a midpoint in contact becomes `late`, and one apart moves t only when its
-/// backward certificate (the gap over `opening_bound`, how fast the gap can shrink going back in
-/// time) reaches back to t, to the midpoint plus its forward step; otherwise t takes an ordinary
-/// step. So every time before t is proven free of contact, and t ends a hair before the crossing.
-/// A graze that keeps the gap within a hair of touching for longer than any certificate covers can
+/// world; `motion` says how they move. Contact is the gap down to target_separation plus the
+/// touching band of the features GJK ends on.
+///
+/// Safe steps come from a lower bound on the separation along GJK's normal n, fixed, h later
+/// (a second-order Taylor model of the motion, in the spirit of Zhang, Redon, Lee and Manocha,
+/// "Continuous collision detection for articulated models using Taylor models and temporal
+/// culling", 2007): a point at lever arm r from its rotation centre turns to R(h w) r, which is
+/// r + h w perp(r) up to (h w)^2 |r| / 2, so n.p over a whole shape is bounded by one support
+/// point along n - h w perp(n) plus that remainder:
+///   F(h) = (p_b - p_a).n - h w_b (p_b - c_b).perp(n) + h w_a (p_a - c_a).perp(n) + h (v_b - v_a).n
+///          - radii - h^2 (w_a^2 reach_a + w_b^2 reach_b) / 2,
+/// with p_a = A's support along n - h w_a perp(n) and p_b = B's along -(n - h w_b perp(n)). F is a
+/// concave function of h (support functions are convex, the remainder a downward parabola) and
+/// F(0) is the gap, so the times where F stays above a level form one interval around 0: any h
+/// with F(h) above the level proves all of [0, h] (or [h, 0] going back) free of contact. A step
+/// narrows the level's crossing by false position, whose chord lies below a concave F, within
+/// step_search_evaluations. The first-order term makes a shape turning about its centre close at
+/// the speed of its contact point, not at angular speed x reach, so steps stay long where a
+/// Lipschitz bound crawls; without rotation F is linear and the step is exact in one division.
+///
+/// Each step aims at three quarters of a band above target_separation and accepts anything above
+/// half a band, so the pose returned never overlaps. After a few steps, a probe 8 steps ahead that
+/// finds contact gives a bracket [t, late]; bisection narrows it, a midpoint in contact becoming
+/// `late` and one apart moving t only when its backward certificate reaches back to t's step. A
+/// graze that keeps the gap within a hair of touching for longer than any certificate covers can
 /// still reach the iteration cap; the time reported then is safe (no contact before it).
-/// `motion_speed` bounds how fast any point moves relative to the other shape (0: no motion at
-/// all, and then a touching pair touches throughout).
-template <ConvexSupport A, ConvexSupport B, class Pose, class ClosingBound, class OpeningBound>
-std::optional<CastHit> advance(const A& a, const B& b, Pose pose, ClosingBound closing_bound, OpeningBound opening_bound, Real motion_speed,
-                               const CastOptions& options) {
+template <ConvexSupport A, ConvexSupport B, class Pose>
+std::optional<CastHit> advance(const A& a, const B& b, Pose pose, const CastMotion& motion, const CastOptions& options) {
   const Real radius_a = a.rounding_radius(), radius_b = b.rounding_radius();
+  const Real motion_speed = motion.speed_bound();
+  const Real curvature = Real(0.5) * (motion.angular_velocity_a * motion.angular_velocity_a * motion.reach_a +
+                                      motion.angular_velocity_b * motion.angular_velocity_b * motion.reach_b);
   SimplexCache cache;
   CastHit hit;
   struct State {
     Transform transform_a;
+    Transform b_to_a;
     GjkResult cores;
     Real gap;  // between the surfaces
   };
   auto state_at = [&](Real s) {
     const auto [transform_a, transform_b] = pose(s);
-    const GjkResult cores = gjk(a, b, inverse_compose(transform_a, transform_b), {.cache = &cache});
-    return State{transform_a, cores, cores.distance - radius_a - radius_b};
+    const Transform b_to_a = inverse_compose(transform_a, transform_b);
+    const GjkResult cores = gjk(a, b, b_to_a, {.cache = &cache});
+    return State{transform_a, b_to_a, cores, cores.distance - radius_a - radius_b};
   };
   auto in_contact = [&](const State& state) { return state.cores.overlapping || state.gap <= options.target_separation + state.cores.tolerance; };
+  // F(h) above for a turning pair: the separation along the state's normal, fixed, h later
+  // (h < 0: earlier), bounded below; F(0) is the separation along the normal (the gap, up to how
+  // far GJK's normal is from the best axis).
+  auto turning_bound = [&](const State& at, Real h) {
+    const Vec2 normal = at.cores.normal, tangent = left_perpendicular(normal);
+    const Vec2 relative_velocity = inverse_rotate(at.transform_a.rotation, motion.velocity_b - motion.velocity_a);
+    const Real turn_a = h * motion.angular_velocity_a, turn_b = h * motion.angular_velocity_b;
+    const Vec2 point_a = a.support(normal - turn_a * tangent);
+    const Vec2 point_b = transformed_support(b, at.b_to_a, turn_b * tangent - normal);
+    const Vec2 center_b = transform_point(at.b_to_a, motion.local_center_b);
+    return dot(point_b - point_a, normal) - turn_b * dot(point_b - center_b, tangent) + turn_a * dot(point_a - motion.local_center_a, tangent) +
+           h * dot(relative_velocity, normal) - radius_a - radius_b - h * h * curvature;
+  };
+  // F(h) measured from the gap GJK found, so the axis's round-off does not count against a step.
+  auto separation_bound = [&](const State& at, Real h) {
+    if (!motion.turns()) {
+      return at.gap + h * dot(inverse_rotate(at.transform_a.rotation, motion.velocity_b - motion.velocity_a), at.cores.normal);
+    }
+    return at.gap + (turning_bound(at, h) - turning_bound(at, 0));
+  };
+  auto accept_level = [&](const State& at) { return options.target_separation + Real(0.5) * at.cores.tolerance; };
+  // Is [-span, 0] before the state proven free of contact?
+  auto free_back = [&](const State& at, Real span) { return separation_bound(at, -span) > accept_level(at); };
+  // The longest step in (0, horizon] proven free of contact from the state; horizon itself when
+  // the whole of it is.
+  auto step_from = [&](const State& at, Real horizon) {
+    const Real accept = accept_level(at), aim = options.target_separation + Real(0.75) * at.cores.tolerance;
+    Real low = 0, above_low = at.gap - aim;
+    const Real at_horizon = separation_bound(at, horizon);
+    if (at_horizon > accept) return horizon;
+    Real high = horizon, above_high = at_horizon - aim;
+    for (int evaluation = 0; evaluation < step_search_evaluations && above_low > 0 && above_high < 0; ++evaluation) {
+      const Real h = low + above_low * (high - low) / (above_low - above_high);
+      if (!(h > low && h < high)) break;
+      const Real bound = separation_bound(at, h);
+      if (bound > aim) {
+        low = h;
+        above_low = bound - aim;
+      } else if (bound > accept) {
+        return h;  // within the quarter band below the aim: as far as a step needs to go
+      } else {
+        high = h;
+        above_high = bound - aim;
+      }
+      if (!motion.turns()) break;  // F is linear: the first chord is its root
+    }
+    return low;
+  };
   // The hit at time s from the cores' closest points (apart) or EPA (overlapping, only at s = 0).
   auto hit_at = [&](Real s, const State& state) {
     Vec2 normal = state.cores.normal, point_a = state.cores.point_a, point_b = state.cores.point_b;
     if (state.cores.overlapping) {
-      const auto [transform_a, transform_b] = pose(s);
-      const EpaResult expansion = epa(a, b, inverse_compose(transform_a, transform_b), state.cores.simplex);
+      const EpaResult expansion = epa(a, b, state.b_to_a, state.cores.simplex);
       normal = expansion.normal;
       point_a = expansion.point_a;
       point_b = expansion.point_b;
@@ -127,6 +217,7 @@ std::optional<CastHit> advance(const A& a, const B& b, Pose pose, ClosingBound c
     return hit;
   };
   Real late = 2;  // a time known to be in contact, once a probe found one (2: none yet)
+  std::optional<State> at_late;  // the state found in contact there
   Real look_ahead = steps_before_probing;  // how many steps ahead the next probe looks
   Real t = 0;
   for (;;) {
@@ -138,10 +229,8 @@ std::optional<CastHit> advance(const A& a, const B& b, Pose pose, ClosingBound c
         // straight motion (the gap is a convex function of time, and the normal bounds it from
         // below): no hit from this contact.
         const CastHit start = hit_at(0, state);
-        const Real depth = state.cores.overlapping ? epa(a, b, inverse_compose(pose(0).first, pose(0).second), state.cores.simplex).depth +
-                                                         radius_a + radius_b
-                                                   : -state.gap;
-        if (depth <= state.cores.tolerance && closing_bound(start.normal) <= direction_tolerance * motion_speed) return std::nullopt;
+        const Real depth = state.cores.overlapping ? epa(a, b, state.b_to_a, state.cores.simplex).depth + radius_a + radius_b : -state.gap;
+        if (depth <= state.cores.tolerance && motion.closing_bound(start.normal) <= direction_tolerance * motion_speed) return std::nullopt;
         return start;
       }
       return hit_at(t, state);
@@ -153,20 +242,12 @@ std::optional<CastHit> advance(const A& a, const B& b, Pose pose, ClosingBound c
       hit.point = transform_point(state.transform_a, Real(0.5) * (state.cores.point_a + state.cores.point_b));
       return hit;
     }
-    // The forward step: no contact before t + step(state).
-    auto step_of = [&](const State& at) {
-      const Real closing = closing_bound(rotate(at.transform_a.rotation, at.cores.normal));
-      return closing > 0 ? (at.gap - options.target_separation - Real(0.5) * at.cores.tolerance) / closing : std::numeric_limits<Real>::max();
-    };
-    const Real step = step_of(state);
-    if (step == std::numeric_limits<Real>::max()) return std::nullopt;  // the gap along this normal never shrinks: no contact ahead
     ++hit.iterations;
-    if (late > 1 && t + step > 1) return std::nullopt;
-    // The backward certificate: no contact in [s - back_of(s), s].
-    auto back_of = [&](const State& at) {
-      const Real opening = opening_bound(rotate(at.transform_a.rotation, at.cores.normal));
-      return opening > 0 ? (at.gap - options.target_separation - at.cores.tolerance) / opening : std::numeric_limits<Real>::max();
-    };
+    // The forward step: no contact before t + step. Proven free up to the end of the motion (or
+    // up to `late`, found in contact): no hit, or the contact at `late`.
+    const Real horizon = std::min(late, Real(1)) - t;
+    const Real step = step_from(state, horizon);
+    if (step >= horizon) return at_late ? std::optional<CastHit>(hit_at(late, *at_late)) : std::nullopt;
     if (late > 1 && hit.iterations >= steps_before_probing) {
       // Probe ahead: contact there brackets the crossing; a probe whose backward certificate
       // reaches back to t + step proves everything up to it free, and t jumps past it.
@@ -174,10 +255,12 @@ std::optional<CastHit> advance(const A& a, const B& b, Pose pose, ClosingBound c
       const State at_probe = state_at(probe);
       if (in_contact(at_probe)) {
         late = probe;
-      } else if (probe - back_of(at_probe) <= t + step) {
-        const Real next = probe + step_of(at_probe);
-        if (probe >= 1 || next > 1) return std::nullopt;
-        t = next;
+        at_late = at_probe;
+      } else if (free_back(at_probe, probe - (t + step))) {
+        if (probe >= 1) return std::nullopt;
+        const Real rest = 1 - probe, next = step_from(at_probe, rest);
+        if (next >= rest) return std::nullopt;
+        t = probe + next;
         look_ahead *= 2;
         continue;
       } else {
@@ -190,10 +273,11 @@ std::optional<CastHit> advance(const A& a, const B& b, Pose pose, ClosingBound c
       const State at_middle = state_at(middle);
       if (in_contact(at_middle)) {
         late = middle;
+        at_late = at_middle;
         continue;
       }
-      if (middle - back_of(at_middle) <= t + step) {  // [t, middle] is proven free: jump past the midpoint
-        t = std::min(middle + step_of(at_middle), late);
+      if (free_back(at_middle, middle - (t + step))) {  // [t, middle] is proven free: jump past the midpoint
+        t = std::min(middle + step_from(at_middle, late - middle), late);
         continue;
       }
     }
@@ -215,9 +299,7 @@ template <ConvexSupport A, ConvexSupport B>
   auto pose = [&](Real t) {
     return std::pair<Transform, Transform>{transform_a, {transform_b.position + t * translation_b, transform_b.rotation}};
   };
-  auto closing = [&](Vec2 normal) { return -dot(normal, translation_b); };
-  auto opening = [&](Vec2 normal) { return dot(normal, translation_b); };
-  return detail::advance(a, b, pose, closing, opening, length(translation_b), options);
+  return detail::advance(a, b, pose, {.velocity_a = {}, .velocity_b = translation_b, .local_center_a = {}, .local_center_b = {}}, options);
 }
 
 /// The first time in [0, 1] at which A and B, each following its sweep (translation and
@@ -226,14 +308,16 @@ template <ConvexSupport A, ConvexSupport B>
 template <ConvexSupport A, ConvexSupport B>
 [[nodiscard]] std::optional<CastHit> time_of_impact(const A& a, const Sweep& sweep_a, const B& b, const Sweep& sweep_b,
                                                     const CastOptions& options = {}) {
-  const Real reach_a = detail::reach_about(a, sweep_a.local_center), reach_b = detail::reach_about(b, sweep_b.local_center);
-  const Vec2 relative_velocity = (sweep_a.center_end - sweep_a.center_start) - (sweep_b.center_end - sweep_b.center_start);
-  const Real turning = std::abs(sweep_a.angle_end - sweep_a.angle_start) * reach_a +
-                       std::abs(sweep_b.angle_end - sweep_b.angle_start) * reach_b;
+  const detail::CastMotion motion{.velocity_a = sweep_a.center_end - sweep_a.center_start,
+                                  .velocity_b = sweep_b.center_end - sweep_b.center_start,
+                                  .angular_velocity_a = sweep_a.angle_end - sweep_a.angle_start,
+                                  .angular_velocity_b = sweep_b.angle_end - sweep_b.angle_start,
+                                  .local_center_a = sweep_a.local_center,
+                                  .local_center_b = sweep_b.local_center,
+                                  .reach_a = detail::reach_about(a, sweep_a.local_center),
+                                  .reach_b = detail::reach_about(b, sweep_b.local_center)};
   auto pose = [&](Real t) { return std::pair<Transform, Transform>{sweep_a.at(t), sweep_b.at(t)}; };
-  auto closing = [&](Vec2 normal) { return dot(normal, relative_velocity) + turning; };
-  auto opening = [&](Vec2 normal) { return turning - dot(normal, relative_velocity); };
-  return detail::advance(a, b, pose, closing, opening, length(relative_velocity) + turning, options);
+  return detail::advance(a, b, pose, motion, options);
 }
 
 /// shape_cast() for any pair of shapes held in the Shape variant. With a compound, the earliest

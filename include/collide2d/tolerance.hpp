@@ -39,9 +39,14 @@ constexpr Real round_off(Real magnitude) {
 constexpr Real contact_tolerance(Real feature_magnitude) { return round_off(feature_magnitude); }
 
 /// What a transform adds to the magnitude behind a point's round-off: nothing for the identity
-/// (the point is not rounded at all), else the magnitude of the point it produced.
+/// (the point is not rounded at all); for a translation, the placed point's magnitude (one rounded
+/// addition); for a rotation also that of the local point it turned (each component of R p rounds
+/// by about an epsilon of |p|), recovered from the placed point as |placed - position|.
 constexpr Real placement_magnitude(const Transform& placement, Vec2 placed_point) {
-  return placement == Transform{} ? Real(0) : coordinate_magnitude(placed_point);
+  if (placement == Transform{}) return 0;
+  const Real placed = coordinate_magnitude(placed_point);
+  if (placement.rotation == Rot{}) return placed;
+  return placed + coordinate_magnitude(placed_point - placement.position);
 }
 
 /// The touching band of two circles (or points swept by radii) in A's frame: `center_a` is A's
