@@ -372,12 +372,12 @@ std::optional<CastHit> shape_cast(const Shape& a, const Transform& transform_a, 
   const Vec2 motion = inverse_rotate(transform_a.rotation, translation_b);
   const Aabb box_b = compute_aabb(b, b_to_a);
   const Aabb swept_b = box_b.merged({box_b.lower + motion, box_b.upper + motion});
-  const Aabb region_b = swept_b.expanded(culling_margin(swept_b));
+  const Aabb region_b = swept_b.expanded(culling_margin(swept_b) + options.target_separation);  // a cast stops target_separation short
   std::optional<CastHit> earliest;
   for_each_part(a, Transform{}, &region_b, [&](const auto& part_a, const Transform& placed_a, int) {
     // B's parts whose path can reach A's part start in A's part's box pushed back along the motion.
     const Aabb box_a = compute_aabb(part_a, placed_a);
-    const Aabb region = box_a.expanded(culling_margin(box_a)).merged({box_a.lower - motion, box_a.upper - motion});
+    const Aabb region = box_a.expanded(culling_margin(box_a) + options.target_separation).merged({box_a.lower - motion, box_a.upper - motion});
     for_each_part(b, b_to_a, &region, [&](const auto& part_b, const Transform& placed_b, int) {
       const std::optional<CastHit> hit = shape_cast(part_a, placed_a, part_b, placed_b, motion, options);
       if (hit && (!earliest || hit->time < earliest->time)) earliest = hit;
