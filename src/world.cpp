@@ -12,6 +12,7 @@
 
 #include "collide2d/overlap.hpp"
 #include "collide2d/point_query.hpp"
+#include "collide2d/tolerance.hpp"
 
 namespace collide2d {
 
@@ -104,6 +105,40 @@ bool World::set_filter(BodyHandle body, const CollisionFilter& filter) {
   return true;
 }
 
+bool World::set_shape(BodyHandle body, Shape shape) {
+  Slot* slot = live_slot(body);
+  if (slot == nullptr) return false;
+  slot->definition.shape = std::move(shape);
+  broad_phase_->move(slot->proxy, compute_aabb(slot->definition.shape, slot->definition.transform));
+  return true;
+}
+
+bool World::set_user_data(BodyHandle body, std::uint64_t user_data) {
+  Slot* slot = live_slot(body);
+  if (slot == nullptr) return false;
+  slot->definition.user_data = user_data;
+  return true;
+}
+
+bool World::set_sensor(BodyHandle body, bool sensor) {
+  Slot* slot = live_slot(body);
+  if (slot == nullptr) return false;
+  slot->definition.sensor = sensor;
+  return true;
+}
+
+void World::integrate(Real duration) {
+  for (Slot& slot : slots_) {
+    if (!slot.alive) continue;
+    BodyDefinition& body = slot.definition;
+    if (body.velocity == Vec2{} && body.angular_velocity == 0) continue;
+    const Rot turn = body.angular_velocity == 0 ? body.transform.rotation
+                                                : Rot::from_angle(body.transform.rotation.angle() + duration * body.angular_velocity);
+    body.transform = {body.transform.position + duration * body.velocity, turn};
+    broad_phase_->move(slot.proxy, compute_aabb(body.shape, body.transform));
+  }
+}
+
 int World::size() const { return count_; }
 
 std::vector<BodyHandle> World::bodies() const {
@@ -126,8 +161,9 @@ void World::update() {
     if (!filters_allow(a.definition.filter, b.definition.filter)) continue;
     child_manifolds_.clear();
     contact_manifolds(a.definition.shape, a.definition.transform, b.definition.shape, b.definition.transform, child_manifolds_);
+    const bool sensor = a.definition.sensor || b.definition.sensor;
     for (const ChildManifold& child : child_manifolds_) {
-      contacts_.push_back({{first, a.generation}, {second, b.generation}, child.manifold, child.child_a, child.child_b});
+      contacts_.push_back({{first, a.generation}, {second, b.generation}, child.manifold, child.child_a, child.child_b, sensor});
     }
   }
   std::sort(contacts_.begin(), contacts_.end(), [](const ContactPair& left, const ContactPair& right) {
@@ -149,6 +185,15 @@ void World::update() {
 const std::vector<ContactPair>& World::contacts() const { return contacts_; }
 const std::vector<std::pair<BodyHandle, BodyHandle>>& World::began() const { return began_; }
 const std::vector<std::pair<BodyHandle, BodyHandle>>& World::ended() const { return ended_; }
+
+std::vector<ContactPair> World::contacts_of(BodyHandle body) const {
+  std::vector<ContactPair> found;
+  if (live_slot(body) == nullptr) return found;
+  for (const ContactPair& contact : contacts_) {
+    if (contact.a == body || contact.b == body) found.push_back(contact);
+  }
+  return found;
+}
 
 std::vector<BodyHandle> World::query_aabb(const Aabb& region, const CollisionFilter& filter) const {
   std::vector<int> proxies;
@@ -202,6 +247,52 @@ std::optional<WorldRayHit> World::ray_cast_first(const Ray& ray, const Collision
   std::vector<WorldRayHit> hits = ray_cast_all(ray, filter);
   if (hits.empty()) return std::nullopt;
   return hits.front();
+}
+
+std::vector<BodyHandle> World::blocking_candidates(const Aabb& region, const QueryFilter& filter) const {
+  std::vector<BodyHandle> found = query_aabb(region, filter.filter);
+  std::erase_if(found, [&](BodyHandle body) { return body == filter.ignore || (slots_[body.index].definition.sensor && !filter.include_sensors); });
+  return found;
+}
+
+std::vector<WorldCastHit> World::shape_cast_all(const Shape& shape, const Transform& transform, Vec2 translation, const QueryFilter& filter,
+                                                const CastOptions& options) const {
+  const Aabb start = compute_aabb(shape, transform);
+  const Aabb swept = start.merged({start.lower + translation, start.upper + translation}).expanded(options.target_separation);
+  std::vector<WorldCastHit> hits;
+  for (BodyHandle body : blocking_candidates(swept.expanded(contact_tolerance(coordinate_magnitude(swept.lower) + coordinate_magnitude(swept.upper))), filter)) {
+    const BodyDefinition& definition = slots_[body.index].definition;
+    if (const std::optional<CastHit> hit = shape_cast(definition.shape, definition.transform, shape, transform, translation, options)) {
+      hits.push_back({body, *hit});
+    }
+  }
+  std::stable_sort(hits.begin(), hits.end(), [](const WorldCastHit& left, const WorldCastHit& right) { return left.hit.time < right.hit.time; });
+  return hits;
+}
+
+std::optional<WorldCastHit> World::shape_cast_first(const Shape& shape, const Transform& transform, Vec2 translation, const QueryFilter& filter,
+                                                    const CastOptions& options) const {
+  std::vector<WorldCastHit> hits = shape_cast_all(shape, transform, translation, filter, options);
+  if (hits.empty()) return std::nullopt;
+  return hits.front();
+}
+
+std::vector<CollisionPlane> World::collision_planes(const Shape& shape, const Transform& transform, Real skin, const QueryFilter& filter) const {
+  const Aabb box = compute_aabb(shape, transform).expanded(skin);
+  std::vector<CollisionPlane> planes;
+  std::vector<ChildManifold> manifolds;
+  for (BodyHandle body : blocking_candidates(box.expanded(contact_tolerance(coordinate_magnitude(box.lower) + coordinate_magnitude(box.upper))), filter)) {
+    const BodyDefinition& definition = slots_[body.index].definition;
+    manifolds.clear();
+    contact_manifolds(definition.shape, definition.transform, shape, transform, manifolds, {.speculative_distance = skin});
+    for (const ChildManifold& child : manifolds) {
+      for (int i = 0; i < child.manifold.point_count; ++i) {
+        const ManifoldPoint& point = child.manifold.points[static_cast<std::size_t>(i)];
+        planes.push_back({body, child.child_a, child.manifold.normal, point.point, point.separation});
+      }
+    }
+  }
+  return planes;
 }
 
 const BroadPhase& World::broad_phase() const { return *broad_phase_; }

@@ -13,6 +13,7 @@
 #include "collide2d/point_query.hpp"
 #include "collide2d/raycast.hpp"
 #include "collide2d/shape_cast.hpp"
+#include "collide2d/response.hpp"
 #include "collide2d/result.hpp"
 #include "collide2d/shapes.hpp"
 #include "collide2d/support.hpp"

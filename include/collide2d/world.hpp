@@ -11,6 +11,7 @@
 #include "collide2d/broad_phase.hpp"
 #include "collide2d/manifold.hpp"
 #include "collide2d/raycast.hpp"
+#include "collide2d/shape_cast.hpp"
 #include "collide2d/shapes.hpp"
 
 namespace collide2d {
@@ -33,12 +34,22 @@ struct CollisionFilter {
 
 /// Everything a body is made of.
 struct BodyDefinition {
-  Shape shape;                   ///< the shape (convex or compound), in the body's local frame
-  Transform transform;           ///< world placement
-  Vec2 velocity;                 ///< linear velocity, world units per time unit (stored for the caller and the casts)
-  Real angular_velocity = 0;     ///< radians per time unit
+  Shape shape{};                 ///< the shape (convex or compound), in the body's local frame
+  Transform transform{};         ///< world placement
+  Vec2 velocity{};               ///< linear velocity of the body's origin, world units per time unit; World::integrate moves by it
+  Real angular_velocity = 0;     ///< radians per time unit, counter-clockwise about the body's origin; World::integrate turns by it
   std::uint64_t user_data = 0;   ///< anything the caller wants back
-  CollisionFilter filter;        ///< category and mask bits
+  CollisionFilter filter{};      ///< category and mask bits
+  /// A sensor reports its overlaps (update() lists them as contacts marked `sensor`, with began
+  /// and ended events) but never blocks: casts, collision planes and push-outs pass through it.
+  bool sensor = false;
+};
+
+/// Which bodies a mover's query (shape casts, collision planes, push-out) considers.
+struct QueryFilter {
+  CollisionFilter filter{};      ///< category and mask, tested against each body as for a pair
+  BodyHandle ignore{};           ///< a body to leave out (the mover's own body, when it is in the world)
+  bool include_sensors = false;  ///< sensors never block unless this is set
 };
 
 /// A pair of bodies that overlap or touch, with one contact manifold (normal from a to b). A body
@@ -49,12 +60,29 @@ struct ContactPair {
   Manifold manifold;  ///< world-space manifold, at least one point
   int child_a = -1;   ///< the child of a's compound that touches, or -1 when a is convex
   int child_b = -1;   ///< the child of b's compound that touches, or -1 when b is convex
+  bool sensor = false;  ///< a or b is a sensor: an overlap to report, not a contact to respond to
 };
 
 /// A body a world ray cast hits.
 struct WorldRayHit {
   BodyHandle body;  ///< the body hit
   RayHit hit;       ///< where, at which fraction, with which surface normal
+};
+
+/// A body a world shape cast hits.
+struct WorldCastHit {
+  BodyHandle body;  ///< the body hit
+  CastHit hit;      ///< when (fraction of the motion), where, and the normal from the body toward the moving shape
+};
+
+/// A surface near a shape: one contact point of a body within the skin distance, as a plane the
+/// shape should not cross.
+struct CollisionPlane {
+  BodyHandle body;       ///< the body the surface belongs to
+  int child = -1;        ///< the child of the body's compound, or -1 when it is convex
+  Vec2 normal;           ///< world unit normal from the body toward the shape
+  Vec2 point;            ///< world contact point, midway between the surfaces
+  Real separation = 0;   ///< signed gap along the normal: < 0 overlapping, length units
 };
 
 /// Options for a World.
@@ -85,6 +113,15 @@ class World {
   bool set_velocity(BodyHandle body, Vec2 velocity, Real angular_velocity);
   /// Changes a body's filter; false for a stale handle.
   bool set_filter(BodyHandle body, const CollisionFilter& filter);
+  /// Replaces a body's shape in place (its handle, transform and contacts' identity stay); false for a stale handle.
+  bool set_shape(BodyHandle body, Shape shape);
+  /// Replaces a body's user data; false for a stale handle.
+  bool set_user_data(BodyHandle body, std::uint64_t user_data);
+  /// Makes a body a sensor or a solid; false for a stale handle.
+  bool set_sensor(BodyHandle body, bool sensor);
+  /// Moves every body by its velocity and angular velocity for `duration` time units (turning
+  /// about its origin): kinematic motion, no response. update() then finds the new contacts.
+  void integrate(Real duration);
   /// Number of bodies in the world.
   int size() const;
   /// Handles of every body, in slot order.
@@ -100,6 +137,8 @@ class World {
   const std::vector<std::pair<BodyHandle, BodyHandle>>& began() const;
   /// Pairs that touched at the previous update and do not now, in (a.index, b.index) order.
   const std::vector<std::pair<BodyHandle, BodyHandle>>& ended() const;
+  /// The contacts of the last update that involve `body` (as a or b), in the order of contacts().
+  std::vector<ContactPair> contacts_of(BodyHandle body) const;
 
   /// Bodies whose shape contains the world point (surface included), in slot order.
   std::vector<BodyHandle> query_point(Vec2 point, const CollisionFilter& filter = {}) const;
@@ -112,6 +151,20 @@ class World {
   /// Every body the ray hits, by fraction (ties by slot).
   std::vector<WorldRayHit> ray_cast_all(const Ray& ray, const CollisionFilter& filter = {}) const;
 
+  /// The first body `shape`, starting at `transform`, meets while moving by `translation` (world):
+  /// the smallest time, ties to the smaller slot; empty when it meets none. A body the shape already
+  /// overlaps, or touches while the motion closes the gap, is met at time 0; one it touches and
+  /// moves away from or along is not (shape_cast()). options.target_separation stops it short.
+  std::optional<WorldCastHit> shape_cast_first(const Shape& shape, const Transform& transform, Vec2 translation,
+                                               const QueryFilter& filter = {}, const CastOptions& options = {}) const;
+  /// Every body the moving shape meets, by time (ties by slot).
+  std::vector<WorldCastHit> shape_cast_all(const Shape& shape, const Transform& transform, Vec2 translation,
+                                           const QueryFilter& filter = {}, const CastOptions& options = {}) const;
+  /// The surfaces within `skin` (length units, >= 0) of `shape` placed by `transform`: every
+  /// contact point of contact_manifolds() with that speculative distance, as planes, in slot order.
+  std::vector<CollisionPlane> collision_planes(const Shape& shape, const Transform& transform, Real skin,
+                                               const QueryFilter& filter = {}) const;
+
   /// The broad phase in use (for validation and statistics).
   const BroadPhase& broad_phase() const;
 
@@ -119,6 +172,8 @@ class World {
   struct Slot;
   const Slot* live_slot(BodyHandle body) const;
   Slot* live_slot(BodyHandle body);
+  /// The live bodies whose boxes overlap `region` and that the query filter lets through, in slot order.
+  std::vector<BodyHandle> blocking_candidates(const Aabb& region, const QueryFilter& filter) const;
 
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_slots_;

@@ -1,0 +1,546 @@
+// Response: separate() and push_out() against closed forms and a brute-force search, the world's
+// mover queries against brute force over every body, the world's bookkeeping (sensors, contacts
+// of a body, shapes and user data in place, integrate), and move_and_slide against closed forms
+// (resting at the skin, standing on a gentle slope, sliding down a steep one, walls, corners,
+// steps, snapping) and a scripted walk over a level built as one concave outline and as tiles,
+// slow and fast, near and far from the origin.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+#include <random>
+
+#include "collide2d/collide2d.hpp"
+
+using namespace collide2d;
+
+namespace {
+
+constexpr bool real_is_float = sizeof(Real) == sizeof(float);
+constexpr Real skin = Real(0.01);
+
+class Random {
+ public:
+  explicit Random(std::uint64_t seed) : engine_(seed) {}
+  Real uniform(double low, double high) { return static_cast<Real>(std::uniform_real_distribution<double>(low, high)(engine_)); }
+  int below(int count) { return std::uniform_int_distribution<int>(0, count - 1)(engine_); }
+  Shape convex() {
+    switch (below(4)) {
+      case 0: return Circle{{}, uniform(0.2, 1.0)};
+      case 1: return Capsule{{uniform(-0.8, -0.1), 0}, {uniform(0.1, 0.8), uniform(-0.3, 0.3)}, uniform(0.05, 0.4)};
+      case 2: return make_box(uniform(0.1, 1.0), uniform(0.1, 1.0), {}, below(2) == 0 ? uniform(0, 0.2) : Real(0)).value();
+      default: {
+        std::vector<Vec2> points;
+        for (int i = 0; i < 7; ++i) points.push_back({uniform(-1, 1), uniform(-1, 1)});
+        return make_polygon(convex_hull(points)).value();
+      }
+    }
+  }
+  Shape any() {
+    if (below(4) != 0) return convex();
+    static const std::vector<Vec2> l_outline = {{0, 0}, {2, 0}, {2, Real(0.5)}, {Real(0.5), Real(0.5)}, {Real(0.5), 2}, {0, 2}};
+    return shape_from_outline(l_outline).value();
+  }
+  Transform pose(Real extent) { return Transform::from({uniform(-extent, extent), uniform(-extent, extent)}, uniform(-3.2, 3.2)); }
+
+ private:
+  std::mt19937_64 engine_;
+};
+
+/// The touching band of shapes of about this size at this distance from their frames' origins.
+Real band_at(Real magnitude) { return 4 * contact_tolerance(magnitude); }
+
+/// The gap between two placed shapes (negative: the depth they overlap), from distance() and penetration().
+Real gap(const Shape& a, const Transform& ta, const Shape& b, const Transform& tb) {
+  if (const std::optional<Penetration> depth = penetration(a, ta, b, tb)) return -depth->depth;
+  return distance(a, ta, b, tb).distance;
+}
+
+/// The shortest translation freeing B from A by brute force: for each of `directions` directions,
+/// bisection on overlap() for the shortest move along it that leaves them apart.
+double brute_force_exit(const Shape& a, const Transform& ta, const Shape& b, const Transform& tb, int directions) {
+  double best = 1e30;
+  for (int k = 0; k < directions; ++k) {
+    const double angle = 2 * std::numbers::pi * k / directions;
+    const Vec2 direction{Real(std::cos(angle)), Real(std::sin(angle))};
+    double low = 0, high = 10;
+    if (overlap(a, ta, b, {tb.position + Real(high) * direction, tb.rotation})) continue;
+    for (int step = 0; step < 40 && high - low > 1e-7; ++step) {
+      const double middle = 0.5 * (low + high);
+      (overlap(a, ta, b, {tb.position + Real(middle) * direction, tb.rotation}) ? low : high) = middle;
+    }
+    best = std::min(best, high);
+  }
+  return best;
+}
+
+}  // namespace
+
+TEST(Separate, SplitsTheDepthByInverseMass) {
+  const Penetration contact{.depth = 2, .normal = {0, 1}, .point_a = {}, .point_b = {}};
+  const Separation both = separate(contact, 1, 3);
+  EXPECT_NEAR(both.translation_a.y, -0.5, 1e-6);
+  EXPECT_NEAR(both.translation_b.y, 1.5, 1e-6);
+  EXPECT_NEAR(both.translation_b.y - both.translation_a.y, 2, 1e-6);  // they end touching
+  const Separation static_a = separate(contact, 0, 1, Real(0.25));
+  EXPECT_EQ(static_a.translation_a, Vec2{});
+  EXPECT_NEAR(static_a.translation_b.y, 2.25, 1e-6);
+  const Separation both_static = separate(contact, 0, 0);
+  EXPECT_EQ(both_static.translation_a, Vec2{});
+  EXPECT_EQ(both_static.translation_b, Vec2{});
+}
+
+TEST(Separate, FreesRandomOverlappingPairs) {
+  Random random(11);
+  int checked = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    const Shape a = random.convex(), b = random.convex();
+    const Transform ta = random.pose(1), tb = random.pose(1);
+    const std::optional<Penetration> contact = penetration(a, ta, b, tb);
+    if (!contact || contact->depth <= 0) continue;
+    const Real mass_a = random.uniform(0, 2), mass_b = random.uniform(0.1, 2);
+    const Separation moves = separate(*contact, mass_a, mass_b);
+    const Transform moved_a{ta.position + moves.translation_a, ta.rotation}, moved_b{tb.position + moves.translation_b, tb.rotation};
+    EXPECT_GE(gap(a, moved_a, b, moved_b), -band_at(8)) << "trial " << trial;
+    ++checked;
+  }
+  EXPECT_GT(checked, 500);
+}
+
+TEST(PushOut, FindsTheShortestExitAgainstBruteForce) {
+  Random random(12);
+  int convex_checked = 0, compound_checked = 0;
+  double worst_excess_convex = 0, worst_excess_compound = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    World world;
+    const Shape obstacle = random.any();
+    const Transform obstacle_at = random.pose(Real(0.5));
+    world.add({.shape = obstacle, .transform = obstacle_at});
+    const Shape mover = random.convex();
+    const Transform mover_at = random.pose(Real(1.5));
+    if (gap(obstacle, obstacle_at, mover, mover_at) > -band_at(8)) continue;
+    const PushOutResult pushed = push_out(world, mover, mover_at, {.max_iterations = 16});
+    ASSERT_EQ(pushed.status, PushOutStatus::resolved) << "trial " << trial;
+    EXPECT_GE(gap(obstacle, obstacle_at, mover, pushed.transform), -band_at(8)) << "trial " << trial;
+    const double brute = brute_force_exit(obstacle, obstacle_at, mover, mover_at, 720);
+    const double excess = (double(length(pushed.translation)) - brute) / brute;
+    const bool compound = std::holds_alternative<Compound>(obstacle);
+    (compound ? worst_excess_compound : worst_excess_convex) = std::max(compound ? worst_excess_compound : worst_excess_convex, excess);
+    (compound ? compound_checked : convex_checked) += 1;
+    // The exact minimum is at most the brute force's (a direction grid, 0.5 degrees apart).
+    if (!compound) {
+      EXPECT_LE(excess, 1e-3) << "trial " << trial;
+    }
+  }
+  std::printf("push_out: %d convex and %d compound obstacles; longest push over the brute-force minimum: convex %+.2e, compound %+.2e\n",
+              convex_checked, compound_checked, worst_excess_convex, worst_excess_compound);
+  EXPECT_GT(convex_checked, 100);
+  EXPECT_GT(compound_checked, 20);
+  // A compound's penetration frees the shape from the whole outline but is not always the least
+  // translation where its pieces' planes squeeze it (penetration.hpp): within half of it here.
+  EXPECT_LE(worst_excess_compound, 0.5);
+}
+
+TEST(PushOut, KeepsTheSkinAndReportsASqueeze) {
+  World world;
+  world.add({.shape = make_box(5, 1).value(), .transform = {{0, -1}, {}}});
+  const Shape box = make_box(Real(0.5), Real(0.5)).value();
+  const PushOutResult lifted = push_out(world, box, {{0, Real(0.2)}, {}}, {.skin = Real(0.05)});
+  EXPECT_EQ(lifted.status, PushOutStatus::resolved);
+  EXPECT_NEAR(lifted.transform.position.y, 0.55, 1e-5);
+  EXPECT_NEAR(lifted.translation.x, 0, 1e-6);
+  // Between two walls closer than the box is wide: no translation frees it.
+  World narrow;
+  narrow.add({.shape = make_box(1, 5).value(), .transform = {{Real(-1.4), 0}, {}}});
+  narrow.add({.shape = make_box(1, 5).value(), .transform = {{Real(1.4), 0}, {}}});
+  const PushOutResult squeezed = push_out(narrow, box, {});
+  EXPECT_EQ(squeezed.status, PushOutStatus::squeezed);
+}
+
+TEST(WorldMoverQueries, AgreeWithBruteForceOverEveryBody) {
+  Random random(13);
+  World world;
+  std::vector<BodyHandle> handles;
+  for (int i = 0; i < 60; ++i) {
+    handles.push_back(world.add({.shape = random.any(), .transform = random.pose(12), .sensor = i % 12 == 0}));
+  }
+  long casts = 0, hits = 0, planes_checked = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const Shape shape = random.convex();
+    const Transform at = random.pose(14);
+    const Vec2 translation{random.uniform(-10, 10), random.uniform(-10, 10)};
+    const QueryFilter filter{.ignore = handles[static_cast<std::size_t>(random.below(60))], .include_sensors = trial % 3 == 0};
+    std::vector<std::pair<Real, BodyHandle>> expected;
+    std::vector<CollisionPlane> expected_planes;
+    for (BodyHandle body : handles) {
+      const BodyDefinition& definition = *world.find(body);
+      if (body == filter.ignore || (definition.sensor && !filter.include_sensors)) continue;
+      if (const std::optional<CastHit> hit = shape_cast(definition.shape, definition.transform, shape, at, translation)) {
+        expected.emplace_back(hit->time, body);
+      }
+      std::vector<ChildManifold> manifolds;
+      contact_manifolds(definition.shape, definition.transform, shape, at, manifolds, {.speculative_distance = Real(0.3)});
+      for (const ChildManifold& child : manifolds) {
+        for (int i = 0; i < child.manifold.point_count; ++i) {
+          expected_planes.push_back({body, child.child_a, child.manifold.normal, child.manifold.points[std::size_t(i)].point,
+                                     child.manifold.points[std::size_t(i)].separation});
+        }
+      }
+    }
+    std::stable_sort(expected.begin(), expected.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
+    const std::vector<WorldCastHit> found = world.shape_cast_all(shape, at, translation, filter);
+    ASSERT_EQ(found.size(), expected.size()) << "trial " << trial;
+    for (std::size_t i = 0; i < found.size(); ++i) {
+      EXPECT_EQ(found[i].hit.time, expected[i].first) << "trial " << trial;
+      EXPECT_EQ(found[i].body, expected[i].second) << "trial " << trial;
+    }
+    const std::optional<WorldCastHit> first = world.shape_cast_first(shape, at, translation, filter);
+    ASSERT_EQ(first.has_value(), !expected.empty());
+    if (first) {
+      EXPECT_EQ(first->body, expected.front().second);
+    }
+    const std::vector<CollisionPlane> planes = world.collision_planes(shape, at, Real(0.3), filter);
+    ASSERT_EQ(planes.size(), expected_planes.size()) << "trial " << trial;
+    for (std::size_t i = 0; i < planes.size(); ++i) {
+      EXPECT_EQ(planes[i].body, expected_planes[i].body);
+      EXPECT_EQ(planes[i].child, expected_planes[i].child);
+      EXPECT_EQ(planes[i].normal, expected_planes[i].normal);
+      EXPECT_EQ(planes[i].separation, expected_planes[i].separation);
+      EXPECT_LE(planes[i].separation, Real(0.3) + band_at(30));
+    }
+    casts += 1;
+    hits += long(found.size());
+    planes_checked += long(planes.size());
+  }
+  std::printf("checked %ld world casts (%ld hits) and %ld collision planes against every body\n", casts, hits, planes_checked);
+  EXPECT_GT(hits, 100);
+  EXPECT_GT(planes_checked, 100);
+}
+
+TEST(WorldBookkeeping, SensorsReportOverlapsButNeverBlock) {
+  World world;
+  const BodyHandle floor = world.add({.shape = make_box(5, 1).value(), .transform = {{0, -1}, {}}});
+  const BodyHandle sensor = world.add({.shape = make_box(1, 1).value(), .transform = {{0, 2}, {}}, .sensor = true});
+  const BodyHandle ball = world.add({.shape = Circle{{}, Real(0.5)}, .transform = {{0, Real(1.5)}, {}}});
+  world.update();
+  ASSERT_EQ(world.contacts().size(), 1u);
+  EXPECT_TRUE(world.contacts()[0].sensor);
+  EXPECT_EQ(world.contacts()[0].a, sensor);
+  EXPECT_EQ(world.began().size(), 1u);
+  // A cast through the sensor meets the floor; with include_sensors it meets the sensor first.
+  const Shape probe = Circle{{}, Real(0.25)};
+  const std::optional<WorldCastHit> through = world.shape_cast_first(probe, {{0, 5}, {}}, {0, -10}, {.ignore = ball});
+  ASSERT_TRUE(through.has_value());
+  EXPECT_EQ(through->body, floor);
+  const std::optional<WorldCastHit> onto = world.shape_cast_first(probe, {{0, 5}, {}}, {0, -10}, {.ignore = ball, .include_sensors = true});
+  ASSERT_TRUE(onto.has_value());
+  EXPECT_EQ(onto->body, sensor);
+  EXPECT_TRUE(world.set_sensor(sensor, false));
+  world.update();
+  EXPECT_FALSE(world.contacts()[0].sensor);
+}
+
+TEST(WorldBookkeeping, ContactsOfABodyShapeAndUserDataInPlace) {
+  World world;
+  const BodyHandle floor = world.add({.shape = make_box(5, 1).value(), .transform = {{0, -1}, {}}});
+  const BodyHandle left = world.add({.shape = Circle{{}, Real(0.5)}, .transform = {{-2, Real(0.4)}, {}}});
+  const BodyHandle right = world.add({.shape = Circle{{}, Real(0.5)}, .transform = {{2, Real(0.4)}, {}}});
+  world.update();
+  EXPECT_EQ(world.contacts_of(floor).size(), 2u);
+  ASSERT_EQ(world.contacts_of(left).size(), 1u);
+  EXPECT_EQ(world.contacts_of(left)[0].b, left);
+  // A larger circle on the right reaches the left one: same handle, new contacts.
+  EXPECT_TRUE(world.set_shape(right, Circle{{}, Real(3.6)}));
+  world.update();
+  EXPECT_EQ(world.contacts_of(left).size(), 2u);
+  EXPECT_EQ(world.find(right)->shape.index(), Shape(Circle{}).index());
+  EXPECT_TRUE(world.set_user_data(right, 42));
+  EXPECT_EQ(world.find(right)->user_data, 42u);
+  EXPECT_TRUE(world.remove(left));
+  EXPECT_TRUE(world.contacts_of(left).empty());  // stale handle
+  EXPECT_FALSE(world.set_shape(left, Circle{}));
+  EXPECT_FALSE(world.set_user_data(left, 1));
+  EXPECT_FALSE(world.set_sensor(left, true));
+}
+
+TEST(WorldBookkeeping, IntegrateMovesEveryBodyByItsVelocities) {
+  World world;
+  const BodyHandle moving = world.add({.shape = make_box(1, 1).value(), .transform = {{1, 2}, {}}, .velocity = {3, -1}, .angular_velocity = Real(0.5)});
+  const BodyHandle resting = world.add({.shape = Circle{{}, 1}, .transform = {{20, 0}, {}}});
+  const BodyHandle target = world.add({.shape = Circle{{}, 1}, .transform = {{10, -1}, {}}});
+  world.integrate(Real(0.5));
+  EXPECT_NEAR(world.find(moving)->transform.position.x, 2.5, 1e-5);
+  EXPECT_NEAR(world.find(moving)->transform.position.y, 1.5, 1e-5);
+  EXPECT_NEAR(world.find(moving)->transform.rotation.angle(), 0.25, 1e-5);
+  EXPECT_EQ(world.find(resting)->transform.position, (Vec2{20, 0}));
+  world.update();
+  EXPECT_TRUE(world.contacts().empty());
+  world.integrate(Real(2.0));  // the box reaches the circle at (10, -1): centres 8.5 -> 2.5 apart
+  world.update();
+  ASSERT_EQ(world.contacts().size(), 1u);
+  EXPECT_EQ(world.contacts()[0].b, target);
+}
+
+namespace {
+
+/// A long static floor with its top face through `surface_point` at `angle` radians.
+BodyDefinition slope(Real angle, Vec2 surface_point = {}) {
+  const Rot turn = Rot::from_angle(angle);
+  return {.shape = make_box(20, 1).value(), .transform = {surface_point - rotate(turn, Vec2{0, 1}), turn}};
+}
+
+const Shape mover_box = make_box(Real(0.5), Real(0.5)).value();
+
+}  // namespace
+
+TEST(MoveAndSlide, ComesToRestTheSkinAboveFlatGround) {
+  World world;
+  const BodyHandle floor = world.add(slope(0));
+  const MoveResult result = move_and_slide(world, mover_box, {{0, 3}, {}}, {0, -10});
+  EXPECT_NEAR(result.transform.position.y, 0.5 + skin, band_at(24));  // the floor's face is 40 long
+  EXPECT_EQ(result.transform.position.x, 0);
+  EXPECT_TRUE(result.on_floor);
+  EXPECT_FALSE(result.on_wall);
+  ASSERT_TRUE(result.floor_normal.has_value());
+  EXPECT_NEAR(result.floor_normal->y, 1, 1e-6);
+  ASSERT_EQ(result.hits.size(), 1u);
+  EXPECT_EQ(result.hits[0].body, floor);
+  EXPECT_NEAR(result.hits[0].normal.y, 1, 1e-6);
+  EXPECT_NEAR(result.hits[0].point.y, 0, skin);
+  EXPECT_NEAR(result.remaining.y, -10 + (3 - result.transform.position.y), 1e-5);
+  EXPECT_EQ(result.status, IterationStatus::converged);
+}
+
+TEST(MoveAndSlide, StandsStillOnASlopeGentlerThanTheFloorAngle) {
+  World world;
+  const Real angle = Real(std::numbers::pi / 6);
+  world.add(slope(angle));
+  const Vec2 start{0, 3};
+  const MoveResult once = move_and_slide(world, mover_box, {start, {}}, {0, -5});
+  EXPECT_EQ(once.transform.position.x, start.x);  // straight down, no drift along the slope
+  EXPECT_TRUE(once.on_floor);
+  EXPECT_NEAR(once.floor_normal->x, -std::sin(angle), 1e-5);
+  const Real first_gap = gap(world.find(world.bodies()[0])->shape, world.find(world.bodies()[0])->transform, mover_box, once.transform);
+  EXPECT_GE(first_gap, skin - band_at(4));
+  EXPECT_LE(first_gap, 2 * skin);
+  // 1,000 frames of gravity: the vertical speed grows while in the air and is zeroed on a floor.
+  Vec2 position = once.transform.position;
+  Real fall_speed = 0;
+  for (int frame = 0; frame < 1000; ++frame) {
+    fall_speed += Real(9.8 / 60);
+    const MoveResult step = move_and_slide(world, mover_box, {position, {}}, {0, -fall_speed / 60});
+    position = step.transform.position;
+    if (step.on_floor) fall_speed = 0;
+    ASSERT_TRUE(step.on_floor) << "frame " << frame;
+  }
+  std::printf("30-degree slope, 1,000 frames of gravity: drift %.3g along x, %.3g along y\n", double(position.x - start.x),
+              double(position.y - once.transform.position.y));
+  EXPECT_LE(std::abs(position.x - start.x), band_at(4));
+  EXPECT_LE(std::abs(position.y - once.transform.position.y), band_at(4));
+}
+
+TEST(MoveAndSlide, SlidesDownASlopeSteeperThanTheFloorAngle) {
+  World world;
+  const Real angle = Real(std::numbers::pi / 3);
+  world.add(slope(angle));
+  const Vec2 downhill{-std::cos(angle), -std::sin(angle)};
+  const Vec2 start{-4, -5};  // above the slope, which rises to the right through the origin
+  const Vec2 motion{0, -4};
+  const MoveResult result = move_and_slide(world, mover_box, {start, {}}, motion);
+  const Vec2 moved = result.transform.position - start;
+  ASSERT_FALSE(result.hits.empty());
+  EXPECT_NEAR(dot(moved, downhill), dot(motion, downhill), band_at(8));  // all of the motion along the slope is kept
+  EXPECT_FALSE(result.on_floor);
+  EXPECT_TRUE(result.on_wall);
+  const BodyDefinition& ground = *world.find(world.bodies()[0]);
+  const Real end_gap = gap(ground.shape, ground.transform, mover_box, result.transform);
+  EXPECT_GE(end_gap, skin - band_at(8));
+  EXPECT_LE(end_gap, 2 * skin);
+}
+
+TEST(MoveAndSlide, KeepsOnlyTheTangentialPartAgainstAWall) {
+  World world;
+  world.add({.shape = make_box(1, 40).value(), .transform = {{6, 0}, {}}});
+  const Shape ball = Circle{{}, Real(0.5)};
+  for (int degrees = -80; degrees <= 80; degrees += 10) {
+    const Real angle = Real(degrees * std::numbers::pi / 180);
+    const Vec2 motion = Real(30) * Vec2{std::cos(angle), std::sin(angle)};  // reaches the wall at every angle
+    const MoveResult result = move_and_slide(world, ball, {}, motion);
+    EXPECT_NEAR(result.transform.position.x, 5 - 0.5 - skin, band_at(46)) << degrees;  // stopped the skin short of the wall
+    EXPECT_NEAR(result.transform.position.y, motion.y, band_at(46)) << degrees;       // all of the tangential part kept
+    EXPECT_TRUE(result.on_wall) << degrees;
+    EXPECT_NEAR(result.remaining.x, motion.x - result.transform.position.x, 1e-5);
+  }
+}
+
+TEST(MoveAndSlide, StopsInACorner) {
+  World world;
+  world.add(slope(0));
+  world.add({.shape = make_box(1, 20).value(), .transform = {{6, 0}, {}}});
+  const MoveResult result = move_and_slide(world, mover_box, {{0, 2}, {}}, {20, -20});
+  EXPECT_NEAR(result.transform.position.x, 5 - 0.5 - skin, band_at(32));
+  EXPECT_NEAR(result.transform.position.y, 0.5 + skin, band_at(32));
+  EXPECT_TRUE(result.on_floor);
+  EXPECT_TRUE(result.on_wall);
+}
+
+TEST(MoveAndSlide, NeverTunnelsThroughAThinWallAtAnySpeed) {
+  World world;
+  world.add({.shape = make_box(Real(0.05), 5).value(), .transform = {{10, 0}, {}}});
+  const Shape ball = Circle{{}, Real(0.25)};
+  for (Real speed : {Real(20), Real(100), Real(1000), Real(1e5)}) {
+    const MoveResult result = move_and_slide(world, ball, {}, {speed, Real(1e-5) * speed});
+    EXPECT_LE(result.transform.position.x, Real(10 - 0.05 - 0.25) - skin + band_at(speed)) << speed;
+    EXPECT_FALSE(result.hits.empty()) << speed;
+  }
+}
+
+TEST(MoveAndSlide, ClimbsAStepNoHigherThanTheStepHeight) {
+  for (Real step : {Real(0.2), Real(0.45)}) {
+    World world;
+    world.add(slope(0));
+    world.add({.shape = make_box(10, 1).value(), .transform = {{12, step - 1}, {}}});  // from x = 2 on, the ground is `step` higher
+    const MoveOptions options{.step_height = Real(0.3)};
+    const MoveResult result = move_and_slide(world, mover_box, {{0, Real(0.5) + skin}, {}}, {3, 0}, options);
+    if (step < options.step_height) {
+      EXPECT_NEAR(result.transform.position.x, 3, band_at(8)) << step;
+      EXPECT_NEAR(result.transform.position.y, step + 0.5 + skin, band_at(8)) << step;
+      EXPECT_TRUE(result.on_floor);
+    } else {
+      EXPECT_NEAR(result.transform.position.x, 2 - 0.5 - skin, band_at(8)) << step;  // blocked at the step's face
+      EXPECT_NEAR(result.transform.position.y, 0.5 + skin, band_at(8)) << step;
+    }
+  }
+}
+
+TEST(MoveAndSlide, SnapsToAFloorWithinTheSnapDistance) {
+  World world;
+  const Real angle = Real(-std::numbers::pi / 9);  // 20 degrees, going down to the right
+  world.add(slope(angle));
+  // The box's upper bottom corner (x = -0.5) rests the skin above the slope.
+  const Vec2 start{0, Real(0.5) - Real(0.5) * std::tan(angle) + skin / std::cos(angle)};
+  const MoveResult loose = move_and_slide(world, mover_box, {start, {}}, {1, 0});
+  EXPECT_FALSE(loose.on_floor);  // walked off the slope into the air
+  const MoveResult snapped = move_and_slide(world, mover_box, {start, {}}, {1, 0}, {.snap_distance = Real(0.5)});
+  EXPECT_TRUE(snapped.on_floor);
+  EXPECT_NEAR(snapped.transform.position.x, 1, 1e-5);
+  const BodyDefinition& ground = *world.find(world.bodies()[0]);
+  const Real end_gap = gap(ground.shape, ground.transform, mover_box, snapped.transform);
+  EXPECT_GE(end_gap, skin - band_at(4));
+  EXPECT_LE(end_gap, 2 * skin);
+}
+
+namespace {
+
+/// The level's surface, left to right: flat, a 20-degree climb, a step up, a 30-degree valley,
+/// a ledge dropping 3 units, flat to the end.
+std::vector<Vec2> level_surface() {
+  const Real climb = Real(10 * std::tan(std::numbers::pi / 9)), valley = Real(5 * std::tan(std::numbers::pi / 6));
+  return {{-5, 0}, {20, 0}, {30, climb}, {40, climb}, {40, climb + Real(0.2)}, {50, climb + Real(0.2)}, {55, climb + Real(0.2) - valley},
+          {60, climb + Real(0.2)}, {70, climb + Real(0.2)}, {70, climb - Real(2.8)}, {100, climb - Real(2.8)}};
+}
+
+/// The surface's height at x (the top of a step or ledge at its x).
+Real surface_height(const std::vector<Vec2>& surface, Real x) {
+  Real height = -1e30f;
+  for (std::size_t i = 0; i + 1 < surface.size(); ++i) {
+    const Vec2 p = surface[i], q = surface[i + 1];
+    if (x < std::min(p.x, q.x) || x > std::max(p.x, q.x)) continue;
+    height = std::max(height, p.x == q.x ? std::max(p.y, q.y) : p.y + (x - p.x) / (q.x - p.x) * (q.y - p.y));
+  }
+  return height;
+}
+
+struct WalkReport {
+  int frames = 0;
+  double closest_gap = 1e30;   // smallest gap to any body at the end of a frame
+  int flat_frames = 0;         // frames walked across flat ground
+  int flat_frames_blocked = 0; // ... that did not get the full horizontal motion
+  bool reached_end = false;
+  Vec2 end;                    // where the walk ended, level frame
+};
+
+/// Walks a box across the level at `speed` per frame with gravity, snapping and step climbing.
+WalkReport walk(const World& world, Vec2 offset, Real speed) {
+  const std::vector<Vec2> surface = level_surface();
+  const MoveOptions options{.snap_distance = speed * Real(0.6) + Real(0.05), .step_height = Real(0.3)};
+  WalkReport report;
+  Vec2 position = offset + Vec2{-2, Real(0.5) + skin};
+  Real fall_speed = 0;
+  bool on_floor = true;
+  for (; report.frames < 20000 && position.x - offset.x < 95; ++report.frames) {
+    fall_speed = on_floor ? Real(0) : std::min(fall_speed + Real(0.02), Real(3));
+    const Vec2 start = position;
+    const MoveResult step = move_and_slide(world, mover_box, {position, {}}, {speed, -fall_speed - Real(0.01)}, options);
+    position = step.transform.position;
+    on_floor = step.on_floor;
+    for (BodyHandle body : world.bodies()) {
+      const BodyDefinition& definition = *world.find(body);
+      report.closest_gap = std::min(report.closest_gap, double(gap(definition.shape, definition.transform, mover_box, step.transform)));
+    }
+    // The box's centre is above the surface: it never went through the ground.
+    EXPECT_GT(position.y - offset.y, surface_height(surface, position.x - offset.x)) << "frame " << report.frames;
+    // Flat stretches away from every feature: the whole horizontal motion is made.
+    const Real from = start.x - offset.x, to = position.x - offset.x;
+    auto on_flat = [&](Real low, Real high) { return from > low + 1 && to < high - 1; };
+    if (on_floor && (on_flat(-5, 20) || on_flat(30, 40) || on_flat(40, 50) || on_flat(60, 70) || on_flat(70, 100)) &&
+        std::abs(start.y - position.y) < Real(1e-3)) {
+      ++report.flat_frames;
+      if (std::abs((to - from) - speed) > band_at(std::abs(offset.x) + 100) + Real(1e-4) * speed) ++report.flat_frames_blocked;
+    }
+  }
+  report.reached_end = position.x - offset.x >= 95;
+  report.end = position - offset;
+  return report;
+}
+
+}  // namespace
+
+TEST(MoveAndSlide, WalksALevelOfSlopesStepsValleysAndLedges) {
+  const std::vector<Vec2> surface = level_surface();
+  std::vector<Vec2> outline = surface;
+  outline.push_back({100, -10});
+  outline.push_back({-5, -10});
+  const Shape terrain = shape_from_outline(outline).value();
+  const Real far = real_is_float ? Real(1000) : Real(1e6);
+  for (Vec2 offset : {Vec2{}, Vec2{far, -far}}) {
+    World outline_world, tile_world;
+    outline_world.add({.shape = terrain, .transform = {offset, {}}});
+    for (std::size_t i = 0; i + 1 < surface.size(); ++i) {
+      const Vec2 p = surface[i], q = surface[i + 1];
+      if (p.x == q.x) continue;  // a step's face is the side of the next tile
+      const std::vector<Vec2> tile = {{p.x, -10}, {q.x, -10}, q, p};
+      tile_world.add({.shape = make_polygon(tile).value(), .transform = {offset, {}}});
+    }
+    for (const World* world : {&outline_world, &tile_world}) {
+      for (Real speed : {Real(0.05), Real(0.6), Real(3)}) {
+        const WalkReport report = walk(*world, offset, speed);
+        std::printf("level as %s at (%g, %g), speed %g: %d frames to (%.3f, %.3f), closest gap %.3g (skin %g), %d flat frames, %d of them blocked\n",
+                    world == &outline_world ? "one outline" : "tiles", double(offset.x), double(offset.y), double(speed), report.frames,
+                    double(report.end.x), double(report.end.y), report.closest_gap, double(skin), report.flat_frames, report.flat_frames_blocked);
+        EXPECT_TRUE(report.reached_end);
+        EXPECT_GE(report.closest_gap, double(skin) / 2);
+        EXPECT_GT(report.flat_frames, 0);
+        EXPECT_EQ(report.flat_frames_blocked, 0);
+      }
+    }
+  }
+}
+
+TEST(ShapeCastRegression, ACompoundPieceOnlyTheTargetSeparationReachesIsMet) {
+  // A concave floor (a U, so a compound); a box 0.012 above its bottom, cast down by 0.004 with a
+  // target separation of 0.01: it stops half way. The pieces' boxes were culled against the
+  // swept box without the target separation, so the piece was skipped and the cast went on.
+  const std::vector<Vec2> outline = {{-5, -2}, {5, -2}, {5, 3}, {4, 3}, {4, 0}, {-4, 0}, {-4, 3}, {-5, 3}};
+  const Shape floor = shape_from_outline(outline).value();
+  ASSERT_TRUE(std::holds_alternative<Compound>(floor));
+  for (Vec2 offset : {Vec2{}, Vec2{1000, -1000}}) {
+    const Transform floor_at{offset, {}};
+    const Transform box_at{offset + Vec2{0, Real(0.512)}, {}};
+    const std::optional<CastHit> hit = shape_cast(floor, floor_at, mover_box, box_at, {0, Real(-0.004)}, {.target_separation = skin});
+    ASSERT_TRUE(hit.has_value()) << offset.x;
+    EXPECT_NEAR(hit->time, 0.5, 0.05) << offset.x;
+  }
+}
