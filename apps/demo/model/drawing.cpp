@@ -48,7 +48,7 @@ void Camera::fit(const Aabb& box) {
   center = box.center();
   const double extent_x = std::max(double(box.upper.x - box.lower.x), 1e-3);
   const double extent_y = std::max(double(box.upper.y - box.lower.y), 1e-3);
-  pixels_per_unit = std::clamp(0.8 * std::min(width / extent_x, height / extent_y), 2.0, 5000.0);
+  pixels_per_unit = std::clamp(0.7 * std::min(width / extent_x, height / extent_y), 2.0, 5000.0);
 }
 
 std::vector<Vec2> rounded_outline(std::span<const Vec2> core, Real radius) {

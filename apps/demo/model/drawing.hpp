@@ -80,7 +80,7 @@ struct Camera {
   void pan_pixels(double dx, double dy);
   /// Zooms by `factor` (> 1 closer) keeping the world point under `screen` in place; the zoom stays within [2, 5000] pixels per unit.
   void zoom_at(ScreenPoint screen, double factor);
-  /// Centres the camera on `box` and zooms so that it fills about 80% of the window.
+  /// Centres the camera on `box` and zooms so that it fills about 70% of the window.
   void fit(const Aabb& box);
 };
 

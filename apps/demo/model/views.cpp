@@ -65,6 +65,17 @@ Colour faint(Colour colour, std::uint8_t alpha = 70) {
 
 std::string yes_no(bool value) { return value ? "yes" : "no"; }
 
+/// Where a body's label goes: the centre of its bounding box, or for a concave body the centre of
+/// its largest piece's box (a bounding box's centre can lie in a notch, outside the body).
+Vec2 label_point(const Shape& shape, const Transform& transform) {
+  const auto* compound = std::get_if<Compound>(&shape);
+  if (compound == nullptr) return compute_aabb(shape, transform).center();
+  const auto boxes = compound->child_boxes();
+  auto area = [](const Aabb& box) { return (box.upper.x - box.lower.x) * (box.upper.y - box.lower.y); };
+  const auto largest = std::max_element(boxes.begin(), boxes.end(), [&](const Aabb& x, const Aabb& y) { return area(x) < area(y); });
+  return transform_point(transform, largest->center());
+}
+
 template <class Visitor>
 auto visit_pair(const ConvexShape& a, const ConvexShape& b, Visitor&& visitor) {
   return std::visit(visitor, a, b);
@@ -303,7 +314,7 @@ void MinkowskiView::move_body(int body, Vec2 delta) {
   if (body == 0 || body == 1) recompute();
 }
 
-Camera MinkowskiView::initial_camera(int width, int height) const { return Camera{{Real(-2.2), Real(0.3)}, 90, width, height}; }
+Camera MinkowskiView::initial_camera(int width, int height) const { return Camera{{Real(-1.6), Real(0.2)}, 80, width, height}; }
 
 namespace {
 
@@ -509,13 +520,14 @@ void SceneView::draw(DrawList& list, std::vector<std::string>& info) const {
       }
     }
   }
+  std::vector<Text> labels;  // drawn last, over the contacts
   for (std::size_t i = 0; i < scene_.bodies.size(); ++i) {
     const io::Body& body = scene_.bodies[i];
     const bool overlapping = worst[i] == io::PairStatus::overlap, touching = worst[i] == io::PairStatus::touching;
     draw_shape(list, body.shape, body.transform, overlapping ? palette::overlap : touching ? palette::touching : palette::apart,
                overlapping ? palette::overlap_outline : touching ? palette::touching_outline : palette::apart_outline);
-    list.add(Text{std::to_string(i) + (body.name.empty() ? "" : " " + body.name), Anchor::world, body.transform.position.x,
-                  body.transform.position.y, -6, -8, 13, palette::text});
+    const Vec2 at = label_point(body.shape, body.transform);
+    labels.push_back(Text{std::to_string(i) + (body.name.empty() ? "" : " " + body.name), Anchor::world, at.x, at.y, -6, -8, 13, palette::text});
   }
   for (const io::PairReport& pair : pairs_) {
     for (const ManifoldPoint& contact : pair.contacts) {
@@ -523,6 +535,7 @@ void SceneView::draw(DrawList& list, std::vector<std::string>& info) const {
       list.add(Dot{contact.point, 3.5, palette::contact});
     }
   }
+  for (Text& label : labels) list.add(std::move(label));
   info.push_back("View 5: " + path_ + ": " + io::count_of(scene_.bodies.size(), "body", "bodies") + ", " +
                  io::count_of(pairs_.size(), "pair", "pairs") + " overlapping or touching (as collide2d pairs reports them)");
   constexpr std::size_t shown = 10;
