@@ -261,7 +261,7 @@ int main(int argc, char** argv) {
         }
       } else if (event.type == sf::Event::MouseMoved) {
         demo.mouse_moved({double(event.mouseMove.x), double(event.mouseMove.y)});
-      } else if (event.type == sf::Event::MouseWheelScrolled) {
+      } else if (event.type == sf::Event::MouseWheelScrolled && event.mouseWheelScroll.wheel == sf::Mouse::VerticalWheel) {
         demo.wheel(double(event.mouseWheelScroll.delta), {double(event.mouseWheelScroll.x), double(event.mouseWheelScroll.y)});
       }
     }
