@@ -2,7 +2,9 @@
 #   make run    install what is missing, build, run `collide2d pairs` on a shipped scene and
 #               write its picture to build/pairs.svg
 #   make test   install what is missing, build, run every test (float, Release)
-.PHONY: run test test-double test-asan test-clang bench deps clean
+#   make demo   install what is missing, build and open the interactive demo (DEMO_ARGS adds options)
+#   make demo-screenshots   redraw the demo pictures in docs/images/ headless, under xvfb-run
+.PHONY: run test test-double test-asan test-clang bench deps clean demo demo-screenshots
 
 PRESET ?= release
 
@@ -22,6 +24,20 @@ run: deps build/release/build.ninja
 test: deps build/$(PRESET)/build.ninja
 	cmake --build --preset $(PRESET)
 	ctest --preset $(PRESET)
+
+DEMO ?= ./build/release/apps/demo/collide2d-demo
+DEMO_ARGS ?=
+demo: deps build/release/build.ninja
+	cmake --build --preset release --target collide2d_demo
+	$(DEMO) $(DEMO_ARGS)
+
+# The README's pictures of views 1, 2 and 5, each the last of a scripted run.
+HEADLESS = xvfb-run -a -s '-screen 0 1280x1024x24'
+demo-screenshots: deps build/release/build.ninja
+	cmake --build --preset release --target collide2d_demo
+	$(HEADLESS) $(DEMO) --view boxes --frames 75 --keys right:50,i+right:25 --screenshot docs/images/demo-boxes.png
+	$(HEADLESS) $(DEMO) --view minkowski --frames 4 --keys e:1,n:1,n:1,wait:1 --screenshot docs/images/demo-minkowski.png
+	$(HEADLESS) $(DEMO) --view scene --scene scenes/mixed.json --frames 2 --screenshot docs/images/demo-scene.png
 
 test-double:
 	$(MAKE) test PRESET=double
