@@ -1170,6 +1170,29 @@ const std::vector<BadInput>& bad_inputs() {
        "  {\"position\": [1, 2, 3], \"shape\": {\"type\": \"circle\", \"radius\": 1}}\n"
        "]}\n",
        2, 16, "two numbers"},
+      // Nesting: refused at the first level past scene_nesting_limit (64), whatever the depth (a
+      // million levels crashed nlohmann's recursive parser); at the limit the file is read.
+      {"arrays nested a million levels deep", "deep.json",
+       "{\"bodies\":\n" + std::string(1'000'000, '[') + std::string(1'000'000, ']') + "}\n", 2, 64, "nested deeper than 64 levels"},
+      {"objects nested past the limit", "deep_objects.json",
+       "{\"bodies\": [],\n\"x\": " + [] {
+         std::string nested;
+         for (int level = 0; level < 100; ++level) nested += "{\"a\": ";
+         return nested + "1" + std::string(100, '}');
+       }() + "}\n",
+       2, 6 + 6 * 63, "nested deeper than 64 levels"},
+      {"arrays nested to the limit reach the validator", "deep_at_limit.json",
+       "{\"bodies\":\n" + std::string(63, '[') + std::string(63, ']') + "}\n", 2, 2, "a body must be an object"},
+      {"a bracket inside a string does not nest", "bracket_in_string.json",
+       "{\"bodies\": [{\"name\": \"" + std::string(100, '[') + "\\\"\", \"mass\": 1}]}\n", 1, 128, "unknown key \"mass\""},
+      {"elements nested a million levels deep", "deep.xml",
+       "<SteerBenchTestCase>\n" + [] {
+         std::string nested;
+         for (int level = 0; level < 1'000'000; ++level) nested += "<a>";
+         for (int level = 0; level < 1'000'000; ++level) nested += "</a>";
+         return nested;
+       }() + "</SteerBenchTestCase>\n",
+       2, 3 * 63 + 2, "nested deeper than 64 levels"},
       {"invalid XML", "syntax.xml",
        "<SteerBenchTestCase>\n"
        "  <polygonObstacle id=3>\n"
