@@ -210,9 +210,15 @@ class SceneReader {
     if (!std::isfinite(number) || !std::isfinite(static_cast<Real>(number))) throw Problem{pointer, what + " is not a finite number"};
     return static_cast<Real>(number);
   }
+  /// A coordinate, radius, half extent or velocity: also within coordinate_limit.
+  static Real length_value(const Json& value, const std::string& pointer, const std::string& what) {
+    const Real length = number(value, pointer, what);
+    if (!within_coordinate_limit(length)) throw Problem{pointer, what + " is beyond " + coordinate_limit_text()};
+    return length;
+  }
   static Vec2 point(const Json& value, const std::string& pointer, const std::string& what) {
     if (!value.is_array() || value.size() != 2) throw Problem{pointer, what + " must be an array of two numbers [x, y]"};
-    return {number(value[0], pointer + "/0", what + " x"), number(value[1], pointer + "/1", what + " y")};
+    return {length_value(value[0], pointer + "/0", what + " x"), length_value(value[1], pointer + "/1", what + " y")};
   }
   static const Json& required(const Json& object, const std::string& pointer, const char* key, const std::string& what) {
     if (!object.contains(key)) throw Problem{pointer, what + " needs \"" + key + "\""};
@@ -222,6 +228,7 @@ class SceneReader {
     if (!needed && !object.contains("radius")) return 0;
     const Real value = number(required(object, pointer, "radius", what), pointer + "/radius", what + " radius");
     if (value < 0) throw Problem{pointer + "/radius", what + " radius must not be negative"};
+    if (!within_coordinate_limit(value)) throw Problem{pointer + "/radius", what + " radius is beyond " + coordinate_limit_text()};
     return value;
   }
 
@@ -286,7 +293,7 @@ class SceneReader {
     Real angle = 0;
     if (value.contains("angle")) angle = number(value["angle"], pointer + "/angle", "body angle");
     if (value.contains("angle_deg")) {
-      angle = number(value["angle_deg"], pointer + "/angle_deg", "body angle_deg") * std::numbers::pi_v<Real> / 180;
+      angle = number(value["angle_deg"], pointer + "/angle_deg", "body angle_deg") / 180 * std::numbers::pi_v<Real>;  // divided first: no overflow
     }
     const Vec2 position = value.contains("position") ? point(value["position"], pointer + "/position", "body position") : Vec2{};
     body.transform = Transform::from(position, angle);

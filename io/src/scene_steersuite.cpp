@@ -58,6 +58,9 @@ Real coordinate(const pugi::xml_node& vertex, const char* axis, int obstacle, in
   if (!std::isfinite(value) || !std::isfinite(static_cast<Real>(value))) {
     throw Problem{node.offset_debug(), where + " <" + axis + "> is not a finite number"};
   }
+  if (!within_coordinate_limit(static_cast<Real>(value))) {
+    throw Problem{node.offset_debug(), where + " <" + axis + "> is beyond " + coordinate_limit_text()};
+  }
   return static_cast<Real>(value);
 }
 
