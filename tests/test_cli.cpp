@@ -1266,14 +1266,14 @@ const std::vector<BadInput>& bad_inputs() {
       {"concave outline of more points than decompose_point_limit", "comb.json",
        "{\"bodies\": [\n"
        "  {\"shape\": {\"type\": \"polygon\", \"vertices\": " + [] {
-         std::string points = "[[0, -1], [50002, -1]";  // a comb of 25,001 teeth: 100,003 points
-         for (int tooth = 25'000; tooth >= 0; --tooth) {
+         std::string points = "[[0, -1], [50000, -1]";  // a comb of 25,000 teeth: 100,000 points
+         for (int tooth = 24'999; tooth >= 0; --tooth) {
            points += ", [" + std::to_string(2 * tooth + 1) + ", 10], [" + std::to_string(2 * tooth) + ", 10]";
            if (tooth > 0) points += ", [" + std::to_string(2 * tooth) + ", 0], [" + std::to_string(2 * tooth - 1) + ", 0]";
          }
          return points + "]";
        }() + "}}\n]}\n",
-       2, 44, "100003 points"},
+       2, 45, "100000 points"},
       {"invalid XML", "syntax.xml",
        "<SteerBenchTestCase>\n"
        "  <polygonObstacle id=3>\n"
