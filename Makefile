@@ -4,7 +4,7 @@
 #   make test   install what is missing, build, run every test (float, Release)
 #   make demo   install what is missing, build and open the interactive demo (DEMO_ARGS adds options)
 #   make demo-screenshots   redraw the demo pictures in docs/images/ headless, under xvfb-run
-.PHONY: run test test-double test-asan test-clang bench deps clean demo demo-screenshots
+.PHONY: run test test-double test-asan test-clang bench fuzz fuzz-build fuzz-smoke deps clean demo demo-screenshots
 
 PRESET ?= release
 
@@ -59,6 +59,36 @@ bench: deps build/bench/build.ninja
 	  --benchmark_display_aggregates_only=true \
 	  --benchmark_out=build/bench/raw.json --benchmark_out_format=json $(BENCH_ARGS)
 	python3 bench/report.py build/bench/raw.json
+
+# make fuzz: builds the libFuzzer targets (the fuzz preset: Clang, ASan, UBSan) and runs each for
+# FUZZ_SECONDS (default 600) in one process, growing its corpus in build/fuzz/corpus/TARGET (the
+# JSON and XML readers start from scenes/). A crash, sanitizer report or broken invariant stops
+# the target and leaves the input as build/fuzz/crash-*; replay it with ./build/fuzz/fuzz/TARGET FILE.
+# make fuzz-smoke: the CI run, each target for FUZZ_RUNS inputs with a fixed seed (reproducible).
+FUZZ_TARGETS = fuzz_scene_json fuzz_scene_steersuite fuzz_outline fuzz_pair_queries fuzz_world
+FUZZ_SECONDS ?= 600
+FUZZ_RUNS ?= 200000
+FUZZ_FLAGS = -rss_limit_mb=2048 -timeout=10 -artifact_prefix=build/fuzz/
+fuzz-build: deps build/fuzz/build.ninja
+	cmake --build build/fuzz -j1 --target $(FUZZ_TARGETS)
+
+fuzz: fuzz-build
+	@for target in $(FUZZ_TARGETS); do \
+	  mkdir -p build/fuzz/corpus/$$target; \
+	  seeds=$$(case $$target in fuzz_scene_*) echo scenes;; esac); \
+	  echo "fuzz: $$target for $(FUZZ_SECONDS) s"; \
+	  ./build/fuzz/fuzz/$$target build/fuzz/corpus/$$target $$seeds -max_total_time=$(FUZZ_SECONDS) $(FUZZ_FLAGS) > build/fuzz/$$target.log 2>&1 \
+	    || { tail -n 40 build/fuzz/$$target.log; exit 1; }; tail -n 2 build/fuzz/$$target.log; \
+	done
+
+fuzz-smoke: fuzz-build
+	@for target in $(FUZZ_TARGETS); do \
+	  seeds=$$(case $$target in fuzz_scene_*) echo scenes;; esac); \
+	  mkdir -p build/fuzz/smoke/$$target && rm -f build/fuzz/smoke/$$target/*; \
+	  echo "fuzz-smoke: $$target, $(FUZZ_RUNS) runs, seed 1"; \
+	  ./build/fuzz/fuzz/$$target build/fuzz/smoke/$$target $$seeds -seed=1 -runs=$(FUZZ_RUNS) $(FUZZ_FLAGS) > build/fuzz/$$target.log 2>&1 \
+	    || { tail -n 40 build/fuzz/$$target.log; exit 1; }; tail -n 1 build/fuzz/$$target.log; \
+	done
 
 clean:
 	rm -rf build

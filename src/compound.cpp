@@ -109,6 +109,13 @@ Result<Compound> make_compound(std::vector<CompoundChild> children) {
     if (!is_finite(placement.position) || !std::isfinite(placement.rotation.cosine) || !std::isfinite(placement.rotation.sine)) {
       return ShapeError{ShapeErrorKind::non_finite, static_cast<int>(i), "compound child " + std::to_string(i) + " has a transform that is not finite"};
     }
+    if (!within_coordinate_limit(placement.position)) {
+      return ShapeError{ShapeErrorKind::out_of_range, static_cast<int>(i),
+                        "compound child " + std::to_string(i) + " is placed beyond " + coordinate_limit_text()};
+    }
+    if (std::optional<ShapeError> problem = validate(children[i].shape)) {
+      return ShapeError{problem->kind, static_cast<int>(i), "compound child " + std::to_string(i) + ": " + problem->message};
+    }
   }
   Compound compound;
   compound.children_ = std::move(children);

@@ -1,7 +1,8 @@
 // decompose.cpp — cutting a simple outline into convex pieces.
 //
 // Outline of decompose():
-//   1. Clean: refuse non-finite points; weld consecutive points closer than the welding
+//   1. Clean: refuse outlines of more than decompose_point_limit points (the stages below are
+//      quadratic), non-finite points and points beyond coordinate_limit; weld consecutive points closer than the welding
 //      tolerance; drop points lying straight between their neighbours; an edge that runs straight
 //      back along the previous one is a self-intersection.
 //   2. Check every pair of non-adjacent edges with exact orientation signs (src/orientation.hpp,
@@ -214,13 +215,22 @@ struct CleanOutline {
   Real tolerance = 0;
 };
 
-/// Stage 1: refuses non-finite points; welds consecutive points within the welding tolerance;
+/// Stage 1: refuses outlines over decompose_point_limit, non-finite points and points beyond
+/// coordinate_limit; welds consecutive points within the welding tolerance;
 /// drops points lying straight between their neighbours (an edge folding straight back is a
 /// self-intersection).
 Result<CleanOutline> clean_outline(std::span<const Vec2> input) {
+  if (input.size() > static_cast<std::size_t>(decompose_point_limit)) {
+    return refuse(ShapeErrorKind::too_many_points, -1,
+                  "the outline has " + std::to_string(input.size()) + " points; a concave outline may have at most " +
+                      std::to_string(decompose_point_limit) + " (decompose_point_limit)");
+  }
   Real scale = 0;
   for (std::size_t i = 0; i < input.size(); ++i) {
     if (!is_finite(input[i])) return refuse(ShapeErrorKind::non_finite, static_cast<int>(i), "point " + std::to_string(i) + " is not finite");
+    if (!within_coordinate_limit(input[i])) {
+      return refuse(ShapeErrorKind::out_of_range, static_cast<int>(i), "point " + std::to_string(i) + " is beyond " + coordinate_limit_text());
+    }
     scale = std::max(scale, coordinate_magnitude(input[i]));
   }
   const Real tolerance = weld_tolerance(scale);

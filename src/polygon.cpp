@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <optional>
 #include <sstream>
 #include <utility>
 
@@ -71,11 +72,16 @@ int Polygon::support_index_by_search(Vec2 direction) const {
 Result<Polygon> make_polygon(std::span<const Vec2> points, Real radius) {
   if (!std::isfinite(radius)) return refuse(ShapeErrorKind::non_finite, -1, "polygon radius is not finite");
   if (radius < 0) return refuse(ShapeErrorKind::negative_radius, -1, "polygon radius is negative");
+  if (!within_coordinate_limit(radius)) return refuse(ShapeErrorKind::out_of_range, -1, "polygon radius is beyond " + coordinate_limit_text());
   Real scale = 0;
   for (std::size_t i = 0; i < points.size(); ++i) {
     if (!is_finite(points[i])) {
       return refuse(ShapeErrorKind::non_finite, static_cast<int>(i),
                     "polygon " + describe_point(static_cast<int>(i), points[i]) + " is not finite");
+    }
+    if (!within_coordinate_limit(points[i])) {
+      return refuse(ShapeErrorKind::out_of_range, static_cast<int>(i),
+                    "polygon " + describe_point(static_cast<int>(i), points[i]) + " is beyond " + coordinate_limit_text());
     }
     scale = std::max(scale, coordinate_magnitude(points[i]));
   }
@@ -162,16 +168,20 @@ Result<Polygon> make_polygon(std::span<const Vec2> points, Real radius) {
     vertices[i] = outline[i].position;
     polygon.reach_ = std::max(polygon.reach_, length(vertices[i]));
   }
+  // The centroid sums areas times positions (cubes of lengths), so it works on offsets from
+  // `origin` scaled by a power of two near 1 / extent (exact), which keeps them near 1.
+  const Real unit = std::ldexp(Real(1), -std::ilogb(extent));
   Vec2 weighted_centroid;
   Real area_sum = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const Vec2 here = vertices[i], next = vertices[(i + 1) % n];
     normals[i] = normalize(right_perpendicular(next - here));
-    const Real triangle_area = cross(here - origin, next - origin);  // twice the area of (origin, here, next)
-    weighted_centroid += triangle_area * (here - origin + (next - origin));
+    const Vec2 here_offset = unit * (here - origin), next_offset = unit * (next - origin);
+    const Real triangle_area = cross(here_offset, next_offset);  // twice the area of (origin, here, next), scaled
+    weighted_centroid += triangle_area * (here_offset + next_offset);
     area_sum += triangle_area;
   }
-  polygon.centroid_ = origin + (Real(1) / (3 * area_sum)) * weighted_centroid;
+  polygon.centroid_ = origin + (Real(1) / (3 * area_sum * unit)) * weighted_centroid;
   polygon.is_rectangle_ = n == 4 && std::abs(dot(normals[0], normals[1])) <= direction_tolerance &&
                           std::abs(dot(normals[1], normals[2])) <= direction_tolerance &&
                           std::abs(dot(normals[2], normals[3])) <= direction_tolerance;
@@ -193,10 +203,64 @@ Result<Polygon> make_box(Real half_width, Real half_height, const Transform& off
   if (!(half_width > 0) || !(half_height > 0)) {
     return refuse(ShapeErrorKind::negative_radius, -1, "box half extents must be positive");
   }
+  if (!within_coordinate_limit(half_width) || !within_coordinate_limit(half_height) || !within_coordinate_limit(offset.position)) {
+    return refuse(ShapeErrorKind::out_of_range, -1, "box half extents or offset are beyond " + coordinate_limit_text());
+  }
   const std::array<Vec2, 4> corners = {
       transform_point(offset, {-half_width, -half_height}), transform_point(offset, {half_width, -half_height}),
       transform_point(offset, {half_width, half_height}), transform_point(offset, {-half_width, half_height})};
   return make_polygon(corners, radius);
+}
+
+std::string coordinate_limit_text() {
+  std::ostringstream text;
+  text << "the coordinate limit " << coordinate_limit << " of this " << (sizeof(Real) == sizeof(float) ? "float" : "double") << " build";
+  return text.str();
+}
+
+namespace {
+/// Refuses a radius that is not finite, negative or beyond the limit; `what` names the shape.
+std::optional<ShapeError> check_radius(Real radius, const std::string& what) {
+  if (!std::isfinite(radius)) return refuse(ShapeErrorKind::non_finite, -1, what + " radius is not finite");
+  if (radius < 0) return refuse(ShapeErrorKind::negative_radius, -1, what + " radius is negative");
+  if (!within_coordinate_limit(radius)) return refuse(ShapeErrorKind::out_of_range, -1, what + " radius is beyond " + coordinate_limit_text());
+  return std::nullopt;
+}
+/// Refuses a point that is not finite or beyond the limit; `what` names it.
+std::optional<ShapeError> check_point(Vec2 point, const std::string& what) {
+  if (!is_finite(point)) return refuse(ShapeErrorKind::non_finite, -1, what + " is not finite");
+  if (!within_coordinate_limit(point)) return refuse(ShapeErrorKind::out_of_range, -1, what + " is beyond " + coordinate_limit_text());
+  return std::nullopt;
+}
+
+/// Checks each kind of shape; polygons and compounds were checked when they were built.
+struct ShapeChecker {
+  std::optional<ShapeError> operator()(const Circle& circle) const {
+    if (auto problem = check_point(circle.center, "circle center")) return problem;
+    return check_radius(circle.radius, "circle");
+  }
+  std::optional<ShapeError> operator()(const Capsule& capsule) const {
+    if (auto problem = check_point(capsule.a, "capsule end a")) return problem;
+    if (auto problem = check_point(capsule.b, "capsule end b")) return problem;
+    return check_radius(capsule.radius, "capsule");
+  }
+  std::optional<ShapeError> operator()(const Segment& segment) const {
+    if (auto problem = check_point(segment.a, "segment end a")) return problem;
+    return check_point(segment.b, "segment end b");
+  }
+  std::optional<ShapeError> operator()(const Polygon&) const { return std::nullopt; }
+  std::optional<ShapeError> operator()(const Compound&) const { return std::nullopt; }
+};
+}  // namespace
+
+std::optional<ShapeError> validate(const ConvexShape& shape) { return std::visit(ShapeChecker{}, shape); }
+
+std::optional<ShapeError> validate(const Shape& shape, const Transform& transform) {
+  if (!std::isfinite(transform.rotation.cosine) || !std::isfinite(transform.rotation.sine)) {
+    return refuse(ShapeErrorKind::non_finite, -1, "the rotation is not finite");
+  }
+  if (auto problem = check_point(transform.position, "the position")) return problem;
+  return std::visit(ShapeChecker{}, shape);
 }
 
 namespace {

@@ -58,12 +58,16 @@ StartResult classify_start(const S& shape, const Transform& transform, const Ray
 /// The nearer fraction t >= 0 at which origin + t direction meets the circle |p - center| = radius
 /// (all in one frame), or none. Circles and the rounded corners of capsules and polygons use it.
 std::optional<Real> ray_circle_fraction(Vec2 origin, Vec2 direction, Vec2 center, Real radius) {
+  // |from_center + s unit|^2 = r^2 along the unit direction (products of two lengths only, so
+  // no overflow up to coordinate_limit): the nearer root is s = -along - sqrt(r^2 - across^2),
+  // with `along` and `across` the parts of from_center along the ray and across it.
+  const Real direction_length = length(direction);
+  if (!(direction_length > 0)) return std::nullopt;
+  const Vec2 unit = (Real(1) / direction_length) * direction;
   const Vec2 from_center = origin - center;
-  // |from_center + t direction|^2 = r^2, the nearer root.
-  const Real a = length_squared(direction), half_b = dot(from_center, direction), c = length_squared(from_center) - radius * radius;
-  const Real discriminant = half_b * half_b - a * c;
-  if (discriminant < 0 || !(a > 0)) return std::nullopt;
-  const Real fraction = (-half_b - std::sqrt(discriminant)) / a;
+  const Real along = dot(from_center, unit), across = length(from_center - along * unit);
+  if (across > radius) return std::nullopt;
+  const Real fraction = (-along - std::sqrt((radius - across) * (radius + across))) / direction_length;
   if (fraction < 0) return std::nullopt;
   return fraction;
 }
@@ -127,9 +131,13 @@ std::optional<RayHit> raycast(const Segment& shape, const Transform& transform, 
   const Vec2 direction = inverse_rotate(transform.rotation, ray.translation);
   const Vec2 along = shape.b - shape.a, to_start = shape.a - origin;
   const Real denominator = cross(direction, along);
-  const Real tolerance = ray_tolerance(shape, origin, direction, ray.max_fraction) * length(direction);
-  if (std::abs(denominator) <= tolerance * length(along)) {  // parallel
-    if (std::abs(cross(to_start, direction)) > tolerance * length(to_start + direction)) return std::nullopt;
+  const Real band = ray_tolerance(shape, origin, direction, ray.max_fraction), direction_length = length(direction);
+  const Real tolerance = band * direction_length;
+  const Vec2 unit = (Real(1) / direction_length) * direction;
+  // Parallel when the segment's far end strays less than the band from the ray's line (a test of
+  // lengths, so it holds at every scale); then on the line when its start is within the band.
+  if (std::abs(cross(unit, along)) <= band) {
+    if (std::abs(cross(to_start, unit)) > band) return std::nullopt;
     // Along the segment's line: the nearer end ahead, normal pointing back along the ray.
     const Real direction_squared = length_squared(direction);
     const Real fraction = std::min(dot(shape.a - origin, direction), dot(shape.b - origin, direction)) / direction_squared;

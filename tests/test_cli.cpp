@@ -746,6 +746,50 @@ TEST(CliDistance, HandValues) {
   EXPECT_EQ(slope.at({0, 1}).at("distance").get<double>(), 0);
 }
 
+TEST(CliDistance, CirclesAtTheCoordinateLimitAreApartByTheirGap) {
+  // The issue's circles (radius 1e30, centres 3e30 apart: reported overlapping by 2e30 in float,
+  // and from radius 1e19 a distance of null) brought to the limit: radius L/4, centres at -L and
+  // L/2, a gap of L; the values past the limit are refused (CliBadInput).
+  const double limit = double(collide2d::coordinate_limit);
+  char contents[400];
+  std::snprintf(contents, sizeof contents,
+                "{\"bodies\": [{\"position\": [%.9g, 0], \"shape\": {\"type\": \"circle\", \"radius\": %.9g}},\n"
+                "            {\"position\": [%.9g, 0], \"shape\": {\"type\": \"circle\", \"radius\": %.9g}}]}\n",
+                -limit, limit / 4, limit / 2, limit / 4);
+  const fs::path path = write_temp("circles_at_the_limit.json", contents);
+  EXPECT_EQ(run_json({"pairs", path.string(), "--format", "json"}).at("pairs").size(), 0u);
+  const Json gap = run_json({"distance", path.string(), "--format", "json"}).at("pairs").at(0);
+  ASSERT_TRUE(gap.at("distance").is_number()) << gap.dump();
+  EXPECT_NEAR(gap.at("distance").get<double>() / limit, 1, tight);
+  EXPECT_POINT_NEAR(point_of(gap.at("normal")), 1, 0, tight);
+  EXPECT_NEAR(point_of(gap.at("point_a")).x / limit, -0.75, tight);
+  EXPECT_NEAR(point_of(gap.at("point_b")).x / limit, 0.25, tight);
+}
+
+TEST(CliPairs, SquareWithVerticesNearOneHundredThousandIsKept) {
+  // A unit square given by vertex coordinates near (1e5, -1e5) (welding tolerance there about
+  // 0.76 units in float) was refused with "a compound needs at least one child"; it must work as
+  // the same square placed with "position" does: a circle 0.5 above the top edge, of radius 1.5,
+  // overlaps both by 1, within the touching band of coordinates near 1e5 (0.38 in float).
+  const fs::path path = write_temp("square_far.json",
+                                   "{\"bodies\": [\n"
+                                   "  {\"shape\": {\"type\": \"polygon\", \"vertices\": "
+                                   "[[100000, -100001], [100001, -100001], [100001, -100000], [100000, -100000]]}},\n"
+                                   "  {\"position\": [100000.5, -100000.5], \"shape\": {\"type\": \"box\", \"half_extents\": [0.5, 0.5]}},\n"
+                                   "  {\"position\": [100000.5, -99999.5], \"shape\": {\"type\": \"circle\", \"radius\": 1.5}}\n"
+                                   "]}\n");
+  const Json check = run_json({"check", path.string(), "--format", "json"});
+  EXPECT_EQ(check.at("valid"), true);
+  EXPECT_EQ(check.at("kinds").at("polygon").get<int>(), 2);
+  const auto pairs = pairs_by_index(run_json({"pairs", path.string(), "--format", "json"}));
+  ASSERT_EQ(pairs.count({0, 2}), 1u);
+  ASSERT_EQ(pairs.count({1, 2}), 1u);
+  const double band = 16 * std::numeric_limits<collide2d::Real>::epsilon() * 2e5;
+  EXPECT_NEAR(pairs.at({0, 2}).at("depth").get<double>(), 1, band);
+  EXPECT_NEAR(pairs.at({1, 2}).at("depth").get<double>(), 1, loose);
+  EXPECT_POINT_NEAR(point_of(pairs.at({0, 2}).at("normal")), 0, 1, tight);
+}
+
 // ---------------------------------------------------------------------------------------------
 // check
 
@@ -1039,6 +1083,9 @@ struct BadInput {
   std::string keyword;   // a piece of the message
 };
 
+/// A number just past coordinate_limit in this build (1e17 in float, 1e150 in double), as text.
+std::string beyond_the_limit() { return sizeof(collide2d::Real) == sizeof(float) ? "1.01e17" : "1.01e150"; }
+
 const std::vector<BadInput>& bad_inputs() {
   static const std::vector<BadInput> inputs = {
       {"invalid JSON syntax", "syntax.json",
@@ -1170,6 +1217,63 @@ const std::vector<BadInput>& bad_inputs() {
        "  {\"position\": [1, 2, 3], \"shape\": {\"type\": \"circle\", \"radius\": 1}}\n"
        "]}\n",
        2, 16, "two numbers"},
+      // Nesting: refused at the first level past scene_nesting_limit (64), whatever the depth (a
+      // million levels crashed nlohmann's recursive parser); at the limit the file is read.
+      {"arrays nested a million levels deep", "deep.json",
+       "{\"bodies\":\n" + std::string(1'000'000, '[') + std::string(1'000'000, ']') + "}\n", 2, 64, "nested deeper than 64 levels"},
+      {"objects nested past the limit", "deep_objects.json",
+       "{\"bodies\": [],\n\"x\": " + [] {
+         std::string nested;
+         for (int level = 0; level < 100; ++level) nested += "{\"a\": ";
+         return nested + "1" + std::string(100, '}');
+       }() + "}\n",
+       2, 6 + 6 * 63, "nested deeper than 64 levels"},
+      {"arrays nested to the limit reach the validator", "deep_at_limit.json",
+       "{\"bodies\":\n" + std::string(63, '[') + std::string(63, ']') + "}\n", 2, 2, "a body must be an object"},
+      {"a bracket inside a string does not nest", "bracket_in_string.json",
+       "{\"bodies\": [{\"name\": \"" + std::string(100, '[') + "\\\"\", \"mass\": 1}]}\n", 1, 128, "unknown key \"mass\""},
+      {"elements nested a million levels deep", "deep.xml",
+       "<SteerBenchTestCase>\n" + [] {
+         std::string nested;
+         for (int level = 0; level < 1'000'000; ++level) nested += "<a>";
+         for (int level = 0; level < 1'000'000; ++level) nested += "</a>";
+         return nested;
+       }() + "</SteerBenchTestCase>\n",
+       2, 3 * 63 + 2, "nested deeper than 64 levels"},
+      // Magnitudes: past coordinate_limit (1e17 in float, 1e150 in double), refused with the limit.
+      {"circle radius beyond the coordinate limit", "huge_radius.json",
+       "{\"bodies\": [\n"
+       "  {\"shape\": {\"type\": \"circle\", \"radius\": " + beyond_the_limit() + "}}\n"
+       "]}\n",
+       2, 42, "beyond the coordinate limit"},
+      {"position beyond the coordinate limit", "huge_position.json",
+       "{\"bodies\": [\n"
+       "  {\"position\": [1, -" + beyond_the_limit() + "], \"shape\": {\"type\": \"circle\", \"radius\": 1}}\n"
+       "]}\n",
+       2, 20, "beyond the coordinate limit"},
+      {"polygon vertex beyond the coordinate limit", "huge_vertex.json",
+       "{\"bodies\": [\n"
+       "  {\"shape\": {\"type\": \"polygon\", \"vertices\": [[0, 0], [" + beyond_the_limit() + ", 0], [0, 1]]}}\n"
+       "]}\n",
+       2, 55, "beyond the coordinate limit"},
+      {"SteerSuite coordinate beyond the coordinate limit", "huge_x.xml",
+       "<SteerBenchTestCase>\n"
+       "  <polygonObstacle>\n"
+       "    <vertex><x>" + beyond_the_limit() + "</x><y>0</y><z>0</z></vertex>\n"
+       "  </polygonObstacle>\n"
+       "</SteerBenchTestCase>\n",
+       3, 14, "beyond the coordinate limit"},
+      {"concave outline of more points than decompose_point_limit", "comb.json",
+       "{\"bodies\": [\n"
+       "  {\"shape\": {\"type\": \"polygon\", \"vertices\": " + [] {
+         std::string points = "[[0, -1], [50000, -1]";  // a comb of 25,000 teeth: 100,000 points
+         for (int tooth = 24'999; tooth >= 0; --tooth) {
+           points += ", [" + std::to_string(2 * tooth + 1) + ", 10], [" + std::to_string(2 * tooth) + ", 10]";
+           if (tooth > 0) points += ", [" + std::to_string(2 * tooth) + ", 0], [" + std::to_string(2 * tooth - 1) + ", 0]";
+         }
+         return points + "]";
+       }() + "}}\n]}\n",
+       2, 45, "100000 points"},
       {"invalid XML", "syntax.xml",
        "<SteerBenchTestCase>\n"
        "  <polygonObstacle id=3>\n"

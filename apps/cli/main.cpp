@@ -211,7 +211,7 @@ std::string check_output(const Scene& scene, const std::string& format) {
 }
 
 /// Parses the comma-separated value of `option`, which must hold exactly as many finite numbers
-/// as `names` has comma-separated names (such as "OX,OY,DX,DY"); throws Failure naming the option
+/// within coordinate_limit as `names` has comma-separated names (such as "OX,OY,DX,DY"); throws Failure naming the option
 /// on anything else.
 std::vector<Real> parse_numbers(const std::string& text, const std::string& option, const std::string& names) {
   const std::size_t expected = static_cast<std::size_t>(std::count(names.begin(), names.end(), ',')) + 1;
@@ -224,6 +224,9 @@ std::vector<Real> parse_numbers(const std::string& text, const std::string& opti
     const double value = std::strtod(part.c_str(), &end);
     if (part.empty() || end != part.c_str() + part.size() || !std::isfinite(value) || !std::isfinite(static_cast<Real>(value))) {
       throw Failure{option + " expects " + how_many + " finite numbers " + names + "; \"" + part + "\" is not one"};
+    }
+    if (!within_coordinate_limit(static_cast<Real>(value))) {
+      throw Failure{option + " " + names + ": " + part + " is beyond " + coordinate_limit_text()};
     }
     numbers.push_back(static_cast<Real>(value));
   }

@@ -80,6 +80,24 @@ constexpr Vec2 max(Vec2 a, Vec2 b) { return {a.x > b.x ? a.x : b.x, a.y > b.y ? 
 /// True when both components are finite (neither NaN nor infinite).
 inline bool is_finite(Vec2 a) { return std::isfinite(a.x) && std::isfinite(a.y); }
 
+/// The largest magnitude (length units) the library accepts for any coordinate, radius, half
+/// extent, position or translation: 1e17 in float, 1e150 in double. Below it the arithmetic stays
+/// in range with a margin of 100: a query works on points of B - A in A's frame, up to about
+/// 7 x the limit, and the squares and cross products of their differences (about 400 x the
+/// limit squared) stay far below the largest Real (3.4e38 in float, 1.8e308 in double). Shape
+/// constructors, decompose, validate() and the scene readers refuse larger values
+/// (ShapeErrorKind::out_of_range; docs/conventions.md, "Limits").
+#if COLLIDE2D_DOUBLE
+inline constexpr Real coordinate_limit = 1e150;
+#else
+inline constexpr Real coordinate_limit = 1e17F;
+#endif
+
+/// True when |value| <= coordinate_limit (false for NaN and infinities).
+constexpr bool within_coordinate_limit(Real value) { return value >= -coordinate_limit && value <= coordinate_limit; }
+/// True when both components are within coordinate_limit (false for NaN and infinities).
+constexpr bool within_coordinate_limit(Vec2 a) { return within_coordinate_limit(a.x) && within_coordinate_limit(a.y); }
+
 /// a scaled to unit length, or the zero vector when its length is zero.
 inline Vec2 normalize(Vec2 a) {
   Real len = length(a);

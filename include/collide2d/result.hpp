@@ -18,6 +18,8 @@ enum class ShapeErrorKind {
   self_intersecting,///< two edges of an outline cross or run along each other; `index` is the first edge's start
   has_hole,         ///< part of an outline encloses another part (holes are not supported); `index` is a vertex of the inner part
   empty,            ///< a compound with no children
+  out_of_range,     ///< a coordinate, radius, half extent or position beyond coordinate_limit (math.hpp)
+  too_many_points,  ///< a concave outline of more points than decompose_point_limit (decompose.hpp)
 };
 
 /// A refusal: what is wrong and where.

@@ -8,6 +8,8 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <span>
 #include <variant>
 #include <vector>
@@ -170,11 +172,25 @@ class Compound {
 
 /// Builds a compound from convex children placed in its local frame. Finds the seams (edges of
 /// polygon children whose outside belongs to another child) and builds the tree over the children.
-/// Refuses an empty list and non-finite child transforms.
+/// Refuses an empty list, non-finite child transforms, child positions beyond coordinate_limit
+/// and children validate() refuses (ShapeError::index is then the child's).
 Result<Compound> make_compound(std::vector<CompoundChild> children);
 
 /// Any shape: one of the convex shapes, or a compound of them.
 using Shape = std::variant<Circle, Capsule, Segment, Polygon, Compound>;
+
+/// "the coordinate limit 1e+17 of this float build": the words every out_of_range refusal uses.
+std::string coordinate_limit_text();
+
+/// Checks a convex shape against the input rules every query assumes: finite coordinates, a
+/// radius >= 0, every coordinate and radius within coordinate_limit (math.hpp). Circles,
+/// capsules and segments are plain structs, so this is their only check; polygons were checked
+/// by make_polygon. The reason for refusal (ShapeError::index is -1), or nothing when valid.
+std::optional<ShapeError> validate(const ConvexShape& shape);
+/// The same for any shape placed by `transform` (world frame): also a finite rotation and a
+/// position within coordinate_limit. Compounds were checked by make_compound. Call it on shapes
+/// built by hand before handing them to the queries or the World.
+std::optional<ShapeError> validate(const Shape& shape, const Transform& transform = {});
 
 /// The world-space bounding box of a shape placed by `transform`, including its rounding radius.
 Aabb compute_aabb(const Circle& shape, const Transform& transform);

@@ -1,6 +1,9 @@
 // scene_json.cpp — the collide2d JSON scene format (docs/scene-format.md).
 //
-// Outline: nlohmann-json checks the syntax and builds the document. nlohmann keeps no source
+// Outline: a first pass over the text finds the first array or object nested deeper than
+// scene_nesting_limit (outside strings) and refuses the file there, so no later stage (nlohmann's
+// document, the scanner below, the validator) ever meets a deeper document; that pass costs one
+// read of the text. nlohmann-json then checks the syntax and builds the document. nlohmann keeps no source
 // positions, so a small scanner walks the same (now known valid) text and records where every
 // value and every key starts, keyed by its JSON pointer ("/bodies/0/shape/radius"). The
 // validator then walks the document and, for any problem, reports the line and column of the
@@ -15,29 +18,33 @@
 #include <sstream>
 
 #include "collide2d/io/scene.hpp"
+#include "text_position.hpp"
 
 namespace collide2d::io {
 namespace {
 
 using Json = nlohmann::json;
 
-/// 1-based line and column (in bytes) of a byte offset.
-std::pair<int, int> line_and_column(std::string_view text, std::size_t offset) {
-  int line = 1, column = 1;
-  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
+/// The byte offset of the first '[' or '{' (outside strings) that opens a level deeper than
+/// scene_nesting_limit, if any. Text that is not valid JSON is scanned all the same: the parser
+/// reports its syntax error once the nesting is known to be within the limit.
+std::optional<std::size_t> too_deep_offset(std::string_view text) {
+  int depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;  // the escaped character cannot end the string
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > scene_nesting_limit) return i;
+    } else if (c == ']' || c == '}') {
+      --depth;
     }
   }
-  return {line, column};
-}
-
-LoadError error_at(std::string_view text, std::string_view file, std::size_t offset, const std::string& message) {
-  const auto [line, column] = line_and_column(text, offset);
-  return {std::string(file), line, column, std::string(file) + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + message};
+  return std::nullopt;
 }
 
 /// JSON-pointer escaping of one reference token.
@@ -203,9 +210,15 @@ class SceneReader {
     if (!std::isfinite(number) || !std::isfinite(static_cast<Real>(number))) throw Problem{pointer, what + " is not a finite number"};
     return static_cast<Real>(number);
   }
+  /// A coordinate, radius, half extent or velocity: also within coordinate_limit.
+  static Real length_value(const Json& value, const std::string& pointer, const std::string& what) {
+    const Real length = number(value, pointer, what);
+    if (!within_coordinate_limit(length)) throw Problem{pointer, what + " is beyond " + coordinate_limit_text()};
+    return length;
+  }
   static Vec2 point(const Json& value, const std::string& pointer, const std::string& what) {
     if (!value.is_array() || value.size() != 2) throw Problem{pointer, what + " must be an array of two numbers [x, y]"};
-    return {number(value[0], pointer + "/0", what + " x"), number(value[1], pointer + "/1", what + " y")};
+    return {length_value(value[0], pointer + "/0", what + " x"), length_value(value[1], pointer + "/1", what + " y")};
   }
   static const Json& required(const Json& object, const std::string& pointer, const char* key, const std::string& what) {
     if (!object.contains(key)) throw Problem{pointer, what + " needs \"" + key + "\""};
@@ -215,6 +228,7 @@ class SceneReader {
     if (!needed && !object.contains("radius")) return 0;
     const Real value = number(required(object, pointer, "radius", what), pointer + "/radius", what + " radius");
     if (value < 0) throw Problem{pointer + "/radius", what + " radius must not be negative"};
+    if (!within_coordinate_limit(value)) throw Problem{pointer + "/radius", what + " radius is beyond " + coordinate_limit_text()};
     return value;
   }
 
@@ -279,7 +293,7 @@ class SceneReader {
     Real angle = 0;
     if (value.contains("angle")) angle = number(value["angle"], pointer + "/angle", "body angle");
     if (value.contains("angle_deg")) {
-      angle = number(value["angle_deg"], pointer + "/angle_deg", "body angle_deg") * std::numbers::pi_v<Real> / 180;
+      angle = number(value["angle_deg"], pointer + "/angle_deg", "body angle_deg") / 180 * std::numbers::pi_v<Real>;  // divided first: no overflow
     }
     const Vec2 position = value.contains("position") ? point(value["position"], pointer + "/position", "body position") : Vec2{};
     body.transform = Transform::from(position, angle);
@@ -297,6 +311,11 @@ class SceneReader {
 }  // namespace
 
 Result<Scene, LoadError> parse_json_scene(std::string_view text, std::string_view file, const LoadOptions& options) {
+  const detail::LineIndex lines(text);
+  if (const std::optional<std::size_t> deep = too_deep_offset(text)) {
+    return lines.error_at(file, *deep, "arrays and objects are nested deeper than " + std::to_string(scene_nesting_limit) +
+                                           " levels (the limit of scene files)");
+  }
   Json document;
   try {
     document = Json::parse(text);
@@ -304,30 +323,30 @@ Result<Scene, LoadError> parse_json_scene(std::string_view text, std::string_vie
     std::string message = error.what();
     const std::size_t colon = message.find(": ");
     message = colon == std::string::npos ? message : message.substr(colon + 2);
-    return error_at(text, file, error.byte > 0 ? error.byte - 1 : 0, "invalid JSON: " + message);
+    return lines.error_at(file, error.byte > 0 ? error.byte - 1 : 0, "invalid JSON: " + message);
   } catch (const Json::out_of_range& error) {  // a number beyond a double (1e999); the text up to it is valid
     const PositionIndex positions = PositionScanner(text).scan();
     if (positions.overflowing_number) {
-      return error_at(text, file, positions.overflowing_number->first,
-                      "the number " + positions.overflowing_number->second + " is out of range (not a finite number)");
+      return lines.error_at(file, positions.overflowing_number->first,
+                            "the number " + positions.overflowing_number->second + " is out of range (not a finite number)");
     }
-    return error_at(text, file, 0, std::string("invalid JSON: ") + error.what());
+    return lines.error_at(file, 0, std::string("invalid JSON: ") + error.what());
   } catch (const Json::exception& error) {
-    return error_at(text, file, 0, std::string("invalid JSON: ") + error.what());
+    return lines.error_at(file, 0, std::string("invalid JSON: ") + error.what());
   }
   PositionIndex positions = PositionScanner(text).scan();
   if (positions.duplicate_key) {
-    return error_at(text, file, positions.duplicate_key->first, "duplicate key \"" + positions.duplicate_key->second + "\"");
+    return lines.error_at(file, positions.duplicate_key->first, "duplicate key \"" + positions.duplicate_key->second + "\"");
   }
   try {
     Scene scene = SceneReader(options).read(document);
     for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
-      std::tie(scene.bodies[i].line, scene.bodies[i].column) = line_and_column(text, positions.offsets.at("/bodies/" + std::to_string(i)));
+      std::tie(scene.bodies[i].line, scene.bodies[i].column) = lines.line_and_column(positions.offsets.at("/bodies/" + std::to_string(i)));
     }
     return scene;
   } catch (const Problem& problem) {
     auto found = positions.offsets.find(problem.pointer);
-    return error_at(text, file, found == positions.offsets.end() ? 0 : found->second, problem.message);
+    return lines.error_at(file, found == positions.offsets.end() ? 0 : found->second, problem.message);
   }
 }
 

@@ -85,9 +85,12 @@ inline Vec2 reduce_simplex(Simplex& simplex, std::array<Real, 3>& weights) {
   const Real d13_1 = dot(w3, e13), d13_2 = -dot(w1, e13);
   const Real d23_1 = dot(w3, e23), d23_2 = -dot(w2, e23);
   const Real signed_area = cross(e12, e13);
-  const Real d123_1 = signed_area * cross(w2, w3);
-  const Real d123_2 = signed_area * cross(w3, w1);
-  const Real d123_3 = signed_area * cross(w1, w2);
+  // Each barycentric weight times the triangle's orientation (only its sign: the product with the
+  // area itself would be a fourth power of lengths, out of range in float near coordinate_limit).
+  const Real orientation = signed_area > 0 ? Real(1) : (signed_area < 0 ? Real(-1) : Real(0));
+  const Real d123_1 = orientation * cross(w2, w3);
+  const Real d123_2 = orientation * cross(w3, w1);
+  const Real d123_3 = orientation * cross(w1, w2);
   if (d12_2 <= 0 && d13_2 <= 0) return keep_vertex(0);
   if (d12_1 > 0 && d12_2 > 0 && d123_3 <= 0) return keep_edge(0, 1, d12_1, d12_2);
   if (d13_1 > 0 && d13_2 > 0 && d123_2 <= 0) return keep_edge(0, 2, d13_1, d13_2);

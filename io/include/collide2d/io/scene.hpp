@@ -40,6 +40,11 @@ struct LoadError {
   std::string message;  ///< "FILE:LINE:COL: what was wrong and what was expected"
 };
 
+/// The deepest nesting of arrays and objects a JSON scene file may have, and of elements a
+/// SteerSuite file may have (a scene needs 6 and 4). A deeper file is refused at the first
+/// bracket or element past the limit, before anything recursive walks it, whatever its depth.
+inline constexpr int scene_nesting_limit = 64;
+
 /// Options for reading scenes.
 struct LoadOptions {
   /// Treat every polygon's vertex list as a point cloud and use its convex hull (what
