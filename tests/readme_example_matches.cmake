@@ -1,12 +1,13 @@
-# Fails when the README's quick-start block and examples/quick_start.cpp differ.
+# Fails when the README's block <!-- BLOCK begin --> ... <!-- BLOCK end --> and examples/EXAMPLE differ.
+# Usage: cmake -DSOURCE_DIR=... -DBLOCK=quick-start -DEXAMPLE=quick_start.cpp -P readme_example_matches.cmake
 file(READ ${SOURCE_DIR}/README.md readme)
-file(READ ${SOURCE_DIR}/examples/quick_start.cpp example)
-string(REGEX MATCH "<!-- quick-start begin -->\n```cpp\n(.*)\n```\n<!-- quick-start end -->" found "${readme}")
+file(READ ${SOURCE_DIR}/examples/${EXAMPLE} example)
+string(REGEX MATCH "<!-- ${BLOCK} begin -->\n```cpp\n(.*)\n```\n<!-- ${BLOCK} end -->" found "${readme}")
 if(NOT found)
-  message(FATAL_ERROR "README.md has no quick-start block")
+  message(FATAL_ERROR "README.md has no ${BLOCK} block")
 endif()
 string(STRIP "${CMAKE_MATCH_1}" from_readme)
 string(STRIP "${example}" from_file)
 if(NOT from_readme STREQUAL from_file)
-  message(FATAL_ERROR "README.md quick start differs from examples/quick_start.cpp")
+  message(FATAL_ERROR "README.md ${BLOCK} block differs from examples/${EXAMPLE}")
 endif()
