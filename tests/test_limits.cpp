@@ -63,7 +63,7 @@ TEST(Limits, ShapeBuildersAcceptTheLimitAndRefuseJustBeyondIt) {
   expect_out_of_range(*validate(Shape(Segment{{-just_beyond, 0}, {0, 0}})), "segment end");
   expect_out_of_range(*validate(Shape(Circle{{}, 1}), Transform{{0, just_beyond}, {}}), "position");
   EXPECT_EQ(validate(Shape(Circle{{}, -1}))->kind, ShapeErrorKind::negative_radius);
-  EXPECT_EQ(validate(Shape(Segment{{std::nan(""), 0}, {}}))->kind, ShapeErrorKind::non_finite);
+  EXPECT_EQ(validate(Shape(Segment{{std::numeric_limits<Real>::quiet_NaN(), 0}, {}}))->kind, ShapeErrorKind::non_finite);
   // make_compound: a child beyond, and a child placed beyond.
   const auto compound = make_compound({{Circle{{}, 1}, {}}, {Circle{{}, just_beyond}, {}}});
   ASSERT_FALSE(compound);

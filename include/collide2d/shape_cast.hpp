@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <optional>
 
 #include "collide2d/algorithms.hpp"
@@ -102,6 +103,8 @@ struct CastMotion {
 
 /// Advancement steps taken before advance() also probes ahead for a contact to bisect to.
 inline constexpr int steps_before_probing = 8;
+/// Halvings of the angle advance() spends turning a touching pair's axis towards the motion.
+inline constexpr int opening_axis_halvings = 24;
 /// Separation-bound evaluations one safe step may spend narrowing its root (advance()).
 inline constexpr int step_search_evaluations = 8;
 
@@ -216,6 +219,44 @@ std::optional<CastHit> advance(const A& a, const B& b, Pose pose, const CastMoti
     hit.point = transform_point(state.transform_a, Real(0.5) * (point_a + radius_a * normal + point_b - radius_b * normal));
     return hit;
   };
+  // Separation of the shapes along a unit axis of A's frame (pointing from A to B).
+  auto separation_along = [&](const State& at, Vec2 axis) {
+    return dot(transformed_support(b, at.b_to_a, -axis) - a.support(axis), axis) - radius_a - radius_b;
+  };
+  // For a pair touching at the state: of the axes along which the supports confirm the pair
+  // apart to within the tolerance (the normal cone of the contact), the one nearest the relative
+  // motion, so closing the least; empty when no seed is confirmed. Seeds: the contact normal, the
+  // motion's direction and 16 directions around; then bisection of the angle from the best seed
+  // towards the motion (the confirmed axes form one arc, so they meet that path in one interval).
+  auto opening_axis = [&](const State& at, Vec2 normal) -> std::optional<Vec2> {
+    auto confirmed = [&](Vec2 axis) { return separation_along(at, axis) >= -at.cores.tolerance; };
+    const Vec2 relative = inverse_rotate(at.transform_a.rotation, motion.velocity_b - motion.velocity_a);
+    const Real relative_speed = length(relative);
+    if (!(relative_speed > 0)) return confirmed(normal) ? std::optional<Vec2>(normal) : std::nullopt;
+    const Vec2 away = (1 / relative_speed) * relative;
+    std::optional<Vec2> best;
+    auto consider = [&](Vec2 axis) {
+      if ((!best || dot(axis, away) > dot(*best, away)) && confirmed(axis)) best = axis;
+    };
+    consider(normal);
+    consider(away);
+    constexpr int seeds = 16;
+    for (int seed = 0; seed < seeds; ++seed) {
+      const Rot around = Rot::from_angle(Real(2 * std::numbers::pi) * Real(seed) / seeds);
+      consider({around.cosine, around.sine});
+    }
+    if (!best || dot(*best, away) >= 1) return best;
+    // Turn from the best seed towards the motion by the largest confirmed angle.
+    const Real towards = cross(*best, away) >= 0 ? Real(1) : Real(-1);
+    Real confirmed_angle = 0, refuted_angle = std::acos(std::clamp(dot(*best, away), Real(-1), Real(1)));
+    const Vec2 from = *best;
+    for (int halving = 0; halving < opening_axis_halvings; ++halving) {
+      const Real middle = Real(0.5) * (confirmed_angle + refuted_angle);
+      if (confirmed(rotate(Rot::from_angle(towards * middle), from))) confirmed_angle = middle;
+      else refuted_angle = middle;
+    }
+    return rotate(Rot::from_angle(towards * confirmed_angle), from);
+  };
   Real late = 2;  // a time known to be in contact, once a probe found one (2: none yet)
   std::optional<State> at_late;  // the state found in contact there
   Real look_ahead = steps_before_probing;  // how many steps ahead the next probe looks
@@ -226,11 +267,13 @@ std::optional<CastHit> advance(const A& a, const B& b, Pose pose, const CastMoti
       if (t == 0 && motion_speed > 0) {
         // A pair that only touches (or sits within the target separation) and moves apart or
         // along the contact (to within direction_tolerance of the motion) never gets closer on a
-        // straight motion (the gap is a convex function of time, and the normal bounds it from
-        // below): no hit from this contact.
+        // straight motion: the separation along a fixed axis bounds the gap from below. The axis
+        // must be one the shapes' supports confirm (at a shared corner, gap 0, GJK's and EPA's
+        // normals can be any direction) and the one closing least: see opening_axis(). No such
+        // axis gives the hit at time 0 (conservative: a contact is never missed).
         const CastHit start = hit_at(0, state);
-        const Real depth = state.cores.overlapping ? epa(a, b, state.b_to_a, state.cores.simplex).depth + radius_a + radius_b : -state.gap;
-        if (depth <= state.cores.tolerance && motion.closing_bound(start.normal) <= direction_tolerance * motion_speed) return std::nullopt;
+        const std::optional<Vec2> axis = opening_axis(state, inverse_rotate(state.transform_a.rotation, start.normal));
+        if (axis && motion.closing_bound(rotate(state.transform_a.rotation, *axis)) <= direction_tolerance * motion_speed) return std::nullopt;
         return start;
       }
       return hit_at(t, state);
