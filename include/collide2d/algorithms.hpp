@@ -101,6 +101,8 @@ struct EpaResult {
 
 /// Largest polytope EPA keeps (vertices); reaching it ends the expansion with iteration_cap.
 inline constexpr int epa_max_vertices = 256;
+/// Points within the tolerance of EPA's nearest edge it still inserts to make that edge an edge of the difference.
+inline constexpr int epa_refinements = 8;
 
 /// EPA, the expanding polytope algorithm (van den Bergen 2001), in 2D. Starts from GJK's final
 /// simplex in whatever state it ended (a point, a segment or a triangle, touching or deep) by
