@@ -128,7 +128,12 @@ MoveResult move_and_slide(const World& world, const Shape& shape, const Transfor
     if (floor && dot(desired, options.up) < 0) desired -= dot(desired, options.up) * options.up;
     const Real away = round_off(coordinate_magnitude(desired));
     std::vector<detail::ContactPlane> constraints;
-    for (Vec2 normal : normals) constraints.push_back({normal, away});
+    for (Vec2 normal : normals) {
+      constraints.push_back({normal, away});
+      // Against a wall, a floor is not left unless the motion itself leaves it (a jump): sliding
+      // along a wall met on a floor keeps the mover on the floor rather than lifting it.
+      if (wall && kind_of(normal) == SurfaceKind::floor) constraints.push_back({-normal, -std::max(away, dot(desired, normal))});
+    }
     if (wall) constraints.push_back({-options.up, -std::max(Real(0), dot(desired, options.up))});
     return closest_allowed(desired, std::move(constraints), round_off(coordinate_magnitude(rest) + skin));
   };
@@ -149,12 +154,26 @@ MoveResult move_and_slide(const World& world, const Shape& shape, const Transfor
     return std::pair{across + below->hit.time * drop, (1 - along) * horizontal};
   };
 
-  const Vec2 start = transform.position;
+  // A mover starting in overlap is freed first (with the skin), so every cast starts free.
+  Vec2 start = transform.position;
+  PushOutOptions push_options{.skin = 0, .max_iterations = options.max_iterations, .filter = options.filter};
+  if (push_out(world, shape, transform, push_options).iterations > 0) {
+    push_options.skin = skin;
+    result.pushed_out = push_out(world, shape, transform, push_options).translation;
+    result.path.push_back(start);
+    start += result.pushed_out;
+  }
   const bool started_on_floor = has_floor(planes_at(start));
   Vec2 position = start, left = motion;
   std::vector<Vec2> met;  // normals of the surfaces met since the mover last made headway
   bool stepped = false;
+  std::optional<Vec2> last_floor;  // the normal of the latest floor a cast met
+  result.path.push_back(start);
+  auto record = [&] {
+    if (position != result.path.back()) result.path.push_back(position);
+  };
   while (!negligible(position, left)) {
+    record();
     if (result.iterations >= options.max_iterations) {
       result.status = IterationStatus::iteration_cap;
       break;
@@ -183,6 +202,10 @@ MoveResult move_and_slide(const World& world, const Shape& shape, const Transfor
         continue;
       }
     }
+    // A floor met earlier in this move still carries the mover while it stands on it, so a wall
+    // met after sliding along that floor (a crate on a slope) cannot lift it off.
+    if (kind == SurfaceKind::floor) last_floor = cast->hit.normal;
+    if (last_floor && std::find(met.begin(), met.end(), *last_floor) == met.end() && has_floor(planes_at(position))) met.push_back(*last_floor);
     const std::optional<Vec2> slid = slide(met, rest);
     left = slid ? *slid : Vec2{};
   }
@@ -191,6 +214,7 @@ MoveResult move_and_slide(const World& world, const Shape& shape, const Transfor
     const std::optional<WorldCastHit> below = world.shape_cast_first(shape, placed_at(transform, position), drop, options.filter, cast_options);
     if (below && kind_of(below->hit.normal) == SurfaceKind::floor) position += below->hit.time * drop;
   }
+  record();
   for (const CollisionPlane& plane : planes_at(position)) {
     switch (kind_of(plane.normal)) {
       case SurfaceKind::floor:

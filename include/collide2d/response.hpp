@@ -82,12 +82,14 @@ struct MoveHit {
 /// The result of move_and_slide().
 struct MoveResult {
   Transform transform;              ///< the mover's final world placement (rotation unchanged)
-  Vec2 remaining;                   ///< the part of the motion the surfaces blocked: motion minus the displacement made
+  Vec2 remaining;                   ///< the part of the motion the surfaces blocked: motion minus the displacement the move made
+  Vec2 pushed_out;                  ///< world translation that first freed a mover starting in overlap (push_out, keeping the skin); zero otherwise
   bool on_floor = false;            ///< a floor touches it at the end (within twice the skin)
   bool on_wall = false;             ///< it met a wall during the move or one touches it at the end
   bool on_ceiling = false;          ///< it met a ceiling during the move or one touches it at the end
   std::optional<Vec2> floor_normal; ///< the floor's normal most along `up`, when on a floor
   std::vector<MoveHit> hits;        ///< every body met, in order
+  std::vector<Vec2> path;           ///< world positions: the start, after each round that moved, and the final one
   int iterations = 0;               ///< cast-and-slide rounds used
   IterationStatus status = IterationStatus::converged;  ///< iteration_cap when motion was left at the cap
 };
@@ -99,6 +101,8 @@ struct MoveResult {
 /// than turned into sliding, so a mover does not creep down a slope gentler than
 /// max_floor_angle, while a steeper slope is a wall it slides down and cannot walk up. It never
 /// tunnels (every step is a cast) and never ends overlapping anything beyond its touching band.
+/// A mover that starts overlapping something is first pushed out (push_out(), reported in
+/// `pushed_out` and as the path's second point), then moved.
 [[nodiscard]] MoveResult move_and_slide(const World& world, const Shape& shape, const Transform& transform, Vec2 motion,
                                         const MoveOptions& options = {});
 
