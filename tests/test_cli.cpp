@@ -1637,6 +1637,131 @@ TEST(CliCast, PicturesRender) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// move
+
+TEST(CliMove, ClosedFormsOnAFloorAgainstAWallAndOnASlope) {
+  // A box 2 wide on a floor whose top is y = 0, a wall whose face is x = 5, a 30-degree slope
+  // far to the right (its top face through (20, 0)) and a ball to move.
+  const double skin = 0.01, band = 1e-3;
+  const fs::path file = write_temp("move.json", R"({"bodies": [
+    {"name": "floor", "position": [0, -1], "shape": {"type": "box", "half_extents": [12, 1]}},
+    {"name": "wall", "position": [6, 5], "shape": {"type": "box", "half_extents": [1, 5]}},
+    {"name": "slope", "position": [20.5, -0.8660254037844386], "angle": 0.5235987755982988,
+     "shape": {"type": "box", "half_extents": [6, 1]}},
+    {"name": "ball", "position": [0, 3], "shape": {"type": "circle", "radius": 0.5}},
+    {"name": "ball above the slope", "position": [20, 5], "shape": {"type": "circle", "radius": 0.5}}
+  ]})");
+  // Dropped onto the floor: rests the skin above it, every field checked.
+  const Json drop = run_json({"move", file.string(), "--body", "3", "--motion", "0,-10", "--format", "json"});
+  EXPECT_EQ(drop["body"], 3);
+  EXPECT_NEAR(point_of(drop["position"]).x, 0, band);
+  EXPECT_NEAR(point_of(drop["position"]).y, 0.5 + skin, band);
+  EXPECT_NEAR(point_of(drop["remaining"]).x, 0, band);
+  EXPECT_NEAR(point_of(drop["remaining"]).y, -10 + (3 - 0.5 - skin), band);  // motion minus the displacement
+  EXPECT_TRUE(drop["on_floor"].get<bool>());
+  EXPECT_FALSE(drop["on_wall"].get<bool>());
+  EXPECT_FALSE(drop["on_ceiling"].get<bool>());
+  EXPECT_NEAR(point_of(drop["floor_normal"]).y, 1, 1e-5);
+  EXPECT_EQ(drop["status"], "converged");
+  ASSERT_EQ(drop["hits"].size(), 1u);
+  EXPECT_EQ(drop["hits"][0]["body"], 0);
+  EXPECT_NEAR(point_of(drop["hits"][0]["point"]).y, skin / 2, band);  // between the surfaces, below the ball's centre
+  EXPECT_NEAR(point_of(drop["hits"][0]["point"]).x, 0, band);
+  EXPECT_NEAR(point_of(drop["hits"][0]["normal"]).y, 1, 1e-5);  // from the floor toward the mover
+  ASSERT_GE(drop["path"].size(), 2u);
+  EXPECT_EQ(point_of(drop["path"][0]).y, 3.0);
+  EXPECT_EQ(point_of(drop["path"].back()).y, point_of(drop["position"]).y);
+
+  // Into the wall at 30 degrees up: the tangential part kept, the skin short of the face.
+  const Json wall = run_json({"move", file.string(), "--body", "3", "--motion", "8,4.618802153517006", "--format", "json"});
+  EXPECT_NEAR(point_of(wall["position"]).x, 5 - 0.5 - skin, band);
+  EXPECT_NEAR(point_of(wall["position"]).y, 3 + 4.618802153517006, band);
+  EXPECT_TRUE(wall["on_wall"].get<bool>());
+  EXPECT_FALSE(wall["on_floor"].get<bool>());
+  EXPECT_TRUE(wall["floor_normal"].is_null());
+  ASSERT_EQ(wall["hits"].size(), 1u);
+  EXPECT_EQ(wall["hits"][0]["body"], 1);
+  EXPECT_NEAR(point_of(wall["hits"][0]["normal"]).x, -1, 1e-5);
+
+  // Straight down onto the 30-degree slope: with the default 45-degree floor angle it stays
+  // where it lands, on the vertical through its start; with --max-floor-angle 20 the slope is a
+  // wall and the mover slides down it.
+  const Json stays = run_json({"move", file.string(), "--body", "4", "--motion", "0,-10", "--format", "json"});
+  const P landed = point_of(stays["position"]);
+  const double along = 0.5 + skin;  // centre height above the slope's face, along its normal
+  const P slope_normal{-0.5, std::sqrt(3.0) / 2};
+  EXPECT_NEAR(landed.x, 20, band);
+  EXPECT_NEAR(landed.y, along / slope_normal.y, band);
+  EXPECT_TRUE(stays["on_floor"].get<bool>());
+  EXPECT_NEAR(point_of(stays["floor_normal"]).x, slope_normal.x, 1e-4);
+  EXPECT_NEAR(point_of(stays["floor_normal"]).y, slope_normal.y, 1e-4);
+  ASSERT_EQ(stays["hits"].size(), 1u);
+  EXPECT_EQ(stays["hits"][0]["body"], 2);
+  const Json slides = run_json({"move", file.string(), "--body", "4", "--motion", "0,-10", "--max-floor-angle", "20", "--format", "json"});
+  const P slid = point_of(slides["position"]);
+  EXPECT_LT(slid.x, landed.x - 1);  // slid down the slope, still the skin above it
+  EXPECT_NEAR((slid.x - 20) * slope_normal.x + slid.y * slope_normal.y, along, band);
+  EXPECT_FALSE(slides["on_floor"].get<bool>());
+  EXPECT_TRUE(slides["on_wall"].get<bool>());
+
+  // --skin and --iterations reach the mover: a larger skin keeps it higher; one round stops at the cap.
+  const Json skinned = run_json({"move", file.string(), "--body", "3", "--motion", "0,-10", "--skin", "0.25", "--format", "json"});
+  EXPECT_NEAR(point_of(skinned["position"]).y, 0.75, band);
+  const Json capped = run_json({"move", file.string(), "--body", "3", "--motion", "8,-10", "--iterations", "1", "--format", "json"});
+  EXPECT_EQ(capped["status"], "iteration_cap");
+  EXPECT_EQ(capped["iterations"], 1);
+
+  // Text and picture.
+  const fs::path svg = temp_path("move.svg");
+  const RunResult text = run_cli({"move", file.string(), "--body", "3", "--motion", "8,-10", "--svg", svg.string()});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("on a floor"), std::string::npos) << text.out;
+  expect_well_formed_svg(svg);
+  expect_renders(svg);
+}
+
+TEST(CliMove, BadInputIsReportedAndWritesNothing) {
+  const fs::path svg = temp_path("move_bad.svg");
+  struct Case {
+    std::vector<std::string> arguments;
+    std::string message_start;  // after "error: "
+  };
+  const std::string slope = scene("slope.json");
+  const std::vector<Case> cases = {
+      {{"move", slope, "--body", "9", "--motion", "1,0"}, slope + ":0:0: body 9 does not exist"},
+      {{"move", slope, "--body", "-1", "--motion", "1,0"}, slope + ":0:0: body -1 does not exist"},
+      {{"move", slope, "--body", "3", "--motion", "1"}, "--motion expects two numbers"},
+      {{"move", slope, "--body", "3", "--motion", "x,1"}, "--motion expects two finite numbers"},
+      {{"move", slope, "--body", "3", "--motion", "nan,0"}, "--motion expects two finite numbers"},
+      {{"move", slope, "--body", "3", "--motion", "1e30,0"}, "--motion DX,DY"},
+      {{"move", slope, "--body", "3", "--motion", "1,0", "--skin", "-1"}, "--skin"},
+      {{"move", slope, "--body", "3", "--motion", "1,0", "--skin", "1e30"}, "--skin"},
+      {{"move", slope, "--body", "3", "--motion", "1,0", "--iterations", "0"}, "--iterations"},
+      {{"move", slope, "--body", "3", "--motion", "1,0", "--max-floor-angle", "200"}, "--max-floor-angle"},
+      {{"move", slope, "--motion", "1,0"}, "--body is required"},
+      {{"move", slope, "--body", "3"}, "--motion is required"},
+  };
+  for (const Case& bad : cases) {
+    std::vector<std::string> arguments = bad.arguments;
+    arguments.insert(arguments.end(), {"--svg", svg.string()});
+    std::string joined;
+    for (const std::string& argument : arguments) joined += argument + " ";
+    SCOPED_TRACE(joined);
+    const RunResult result = run_cli(arguments);
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_EQ(result.out, "");
+    EXPECT_EQ(result.err.rfind("error: ", 0), 0u) << result.err;
+    EXPECT_NE(result.err.find(bad.message_start), std::string::npos) << result.err;
+    EXPECT_FALSE(fs::exists(svg));
+  }
+  // A bad scene is reported at its line and column.
+  const fs::path broken = write_temp("move_broken.json", "{\"bodies\": [\n  {\"shape\": {\"type\": \"circle\", \"radius\": -1}}\n]}");
+  const RunResult result = run_cli({"move", broken.string(), "--body", "0", "--motion", "1,0"});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(result.err.rfind("error: " + broken.string() + ":2:", 0), 0u) << result.err;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Scale: 5,000 bodies
 
 struct GeneratedBody {

@@ -1,11 +1,12 @@
 // collide2d — the command-line tool: check scenes, list overlapping pairs, measure distances,
-// and draw pictures. Errors go to stderr as "error: FILE:LINE:COL: message" with exit code 2.
+// cast rays and shapes, move a body with move_and_slide, and draw pictures. Errors go to stderr as "error: FILE:LINE:COL: message" with exit code 2.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <iostream>
 #include <map>
+#include <numbers>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
@@ -403,6 +404,50 @@ std::string cast_output(const std::vector<ImpactReport>& impacts, Real duration,
   return out.str();
 }
 
+/// The `move` command's output: where the mover ends, what is left of the motion, what touches
+/// it, and every body met.
+std::string move_output(int mover, Vec2 motion, const MoveResult& result, const std::string& format) {
+  std::ostringstream out;
+  if (format == "json") {
+    Json document{{"body", mover},
+                  {"motion", point_json(motion)},
+                  {"position", point_json(result.transform.position)},
+                  {"remaining", point_json(result.remaining)},
+                  {"pushed_out", point_json(result.pushed_out)},
+                  {"on_floor", result.on_floor},
+                  {"floor_normal", result.floor_normal ? point_json(*result.floor_normal) : Json(nullptr)},
+                  {"on_wall", result.on_wall},
+                  {"on_ceiling", result.on_ceiling},
+                  {"iterations", result.iterations},
+                  {"status", result.status == IterationStatus::converged ? "converged" : "iteration_cap"},
+                  {"path", Json::array()},
+                  {"hits", Json::array()}};
+    for (Vec2 position : result.path) document["path"].push_back(point_json(position));
+    for (const MoveHit& hit : result.hits) {
+      document["hits"].push_back({{"body", hit.body.index}, {"point", point_json(hit.point)}, {"normal", point_json(hit.normal)}});
+    }
+    out << document.dump(2) << "\n";
+  } else {
+    out << "body " << mover << " moved by " << format_point(motion) << " ends at " << format_point(result.transform.position)
+        << ", remaining " << format_point(result.remaining) << "\n";
+    if (result.pushed_out != Vec2{}) out << "it started overlapping: pushed out by " << format_point(result.pushed_out) << " first\n";
+    out << (result.on_floor ? "on a floor, normal " + format_point(*result.floor_normal) : std::string("not on a floor"))
+        << "; on a wall: " << (result.on_wall ? "yes" : "no") << "; on a ceiling: " << (result.on_ceiling ? "yes" : "no") << "\n";
+    out << count_of(static_cast<std::size_t>(result.iterations), "round", "rounds")
+        << (result.status == IterationStatus::converged ? "" : ", stopped at the --iterations cap with motion left") << "\n";
+    if (!result.hits.empty()) {
+      char line[200];
+      std::snprintf(line, sizeof line, "%5s  %-24s %s\n", "body", "point", "normal (toward the mover)");
+      out << line;
+      for (const MoveHit& hit : result.hits) {
+        std::snprintf(line, sizeof line, "%5u  %-24s %s\n", hit.body.index, format_point(hit.point).c_str(), format_point(hit.normal).c_str());
+        out << line;
+      }
+    }
+  }
+  return out.str();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -448,6 +493,21 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   cast->add_option("--svg", svg_path, "also draw the bodies at their times of impact to this SVG file");
 
+  int mover = 0;
+  double max_floor_angle_degrees = 45, skin = MoveOptions{}.skin, snap_distance = 0, step_height = 0;
+  int iterations = MoveOptions{}.max_iterations;
+  CLI::App* move = app.add_subcommand("move", "move one body by a motion with move_and_slide, every other body fixed");
+  common(move, false);
+  move->add_option("--body", mover, "index of the body to move")->required();
+  move->add_option("--motion", motion_text, "DX,DY: the world motion asked for")->required();
+  move->add_option("--max-floor-angle", max_floor_angle_degrees, "degrees from up within which a surface is a floor (default 45)")
+      ->check(CLI::Range(0.0, 180.0));
+  move->add_option("--skin", skin, "gap kept from every surface, length units (default 0.01)")->check(CLI::NonNegativeNumber);
+  move->add_option("--iterations", iterations, "most cast-and-slide rounds (default 8)")->check(CLI::Range(1, 100000));
+  move->add_option("--snap", snap_distance, "put a mover that starts on a floor back on it within this distance")->check(CLI::NonNegativeNumber);
+  move->add_option("--step", step_height, "highest step climbed when a wall blocks a mover on a floor")->check(CLI::NonNegativeNumber);
+  move->add_option("--svg", svg_path, "also draw the bodies, the path, the hits and their normals to this SVG file");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& help) {
@@ -480,6 +540,26 @@ int main(int argc, char** argv) {
       const std::vector<ImpactReport> impacts = find_impacts(scene, static_cast<Real>(duration));
       write_svg(svg_path, impacts_picture(scene, impacts, static_cast<Real>(duration)));
       output = cast_output(impacts, static_cast<Real>(duration), format);
+    } else if (move->parsed()) {
+      const int count = static_cast<int>(scene.bodies.size());
+      if (mover < 0 || mover >= count) {
+        throw Failure{scene_path + ":0:0: body " + std::to_string(mover) + " does not exist (the scene has " +
+                      count_of(static_cast<std::size_t>(count), "body", "bodies") + ")"};
+      }
+      const std::vector<Real> numbers = parse_numbers(motion_text, "--motion", "DX,DY");
+      const Vec2 motion{numbers[0], numbers[1]};
+      for (const auto& [name, value] : {std::pair{"--skin", skin}, {"--snap", snap_distance}, {"--step", step_height}}) {
+        if (!within_coordinate_limit(static_cast<Real>(value))) throw Failure{std::string(name) + " " + std::to_string(value) + " is beyond " + coordinate_limit_text()};
+      }
+      MoveOptions options;
+      options.max_floor_angle = static_cast<Real>(max_floor_angle_degrees * std::numbers::pi / 180);
+      options.skin = static_cast<Real>(skin);
+      options.max_iterations = iterations;
+      options.snap_distance = static_cast<Real>(snap_distance);
+      options.step_height = static_cast<Real>(step_height);
+      const MoveResult result = move_body(scene, mover, motion, options);
+      write_svg(svg_path, move_picture(scene, mover, motion, result));
+      output = move_output(mover, motion, result, format);
     } else {
       output = minkowski_command(scene_path, scene, body_a, body_b, svg_path, motion_text, format);
     }

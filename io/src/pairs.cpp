@@ -91,6 +91,16 @@ std::vector<PairReport> find_pairs(const Scene& scene, bool all) {
   return reports;
 }
 
+MoveResult move_body(const Scene& scene, int mover, Vec2 motion, MoveOptions options) {
+  World world;
+  std::vector<BodyHandle> handles;  // slots are the body indices: nothing is removed
+  for (const Body& body : scene.bodies) handles.push_back(world.add({body.shape, body.transform, {}, 0, 0, {}}));
+  const Body& moving = scene.bodies[static_cast<std::size_t>(mover)];
+  options.filter.ignore = handles[static_cast<std::size_t>(mover)];
+  world.update();
+  return move_and_slide(world, moving.shape, moving.transform, motion, options);
+}
+
 std::vector<DistanceReport> all_distances(const Scene& scene) {
   std::vector<DistanceReport> reports;
   const int count = static_cast<int>(scene.bodies.size());

@@ -284,6 +284,40 @@ std::string ray_picture(const Scene& scene, const Ray& ray, const std::vector<Ra
   return canvas.finish("collide2d raycast: " + count_of(hits.size(), "hit", "hits"));
 }
 
+std::string move_picture(const Scene& scene, int mover, Vec2 motion, const MoveResult& result) {
+  const Body& moving = scene.bodies[static_cast<std::size_t>(mover)];
+  const Transform start = moving.transform;
+  const Vec2 wanted = start.position + motion;
+  Aabb bounds = scene_bounds(scene).merged(compute_aabb(moving.shape, result.transform));
+  bounds = bounds.merged({min(start.position, wanted), max(start.position, wanted)});
+  SvgCanvas canvas(bounds);
+  canvas.axes_and_scale();
+  for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
+    if (int(i) == mover) continue;
+    const Body& body = scene.bodies[i];
+    const bool hit = std::any_of(result.hits.begin(), result.hits.end(), [&](const MoveHit& met) { return met.body.index == i; });
+    canvas.shape(body.shape, body.transform, hit ? "#f9d79b" : "#cfe3f5", hit ? "#d68910" : "#2c6fad", 1.5, 0.75);
+    label_body(canvas, body, body.transform, i);
+  }
+  canvas.shape(moving.shape, start, "#a9dfbf", "#1e8449", 1, 0.35);
+  canvas.shape(moving.shape, result.transform, "#a9dfbf", "#1e8449", 2, 0.85);
+  label_body(canvas, moving, result.transform, static_cast<std::size_t>(mover));
+  canvas.line(start.position, wanted, "#7f8c8d", 1.5, "6 4");
+  for (std::size_t i = 1; i < result.path.size(); ++i) canvas.arrow(result.path[i - 1], result.path[i], "#c0392b", 2);
+  canvas.dot(start.position, 4, "#c0392b");
+  const Real normal_length = Real(0.08) * length(bounds.upper - bounds.lower);
+  for (const MoveHit& met : result.hits) {
+    canvas.arrow(met.point, met.point + normal_length * met.normal, "#6c3483", 2);
+    canvas.dot(met.point, 4, "#111");
+  }
+  canvas.legend({{"#7f8c8d", "motion asked for"},
+                 {"#c0392b", "path taken (one arrow a round)"},
+                 {"#a9dfbf", "mover: start (faint) and end"},
+                 {"#111", "hit point"},
+                 {"#6c3483", "normal, obstacle toward mover"}});
+  return canvas.finish("collide2d move: body " + std::to_string(mover) + ", " + count_of(result.hits.size(), "hit", "hits"));
+}
+
 std::string impacts_picture(const Scene& scene, const std::vector<ImpactReport>& impacts, Real duration) {
   std::vector<std::optional<Real>> earliest(scene.bodies.size());
   for (const ImpactReport& impact : impacts) {

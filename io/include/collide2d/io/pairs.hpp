@@ -1,6 +1,6 @@
 // collide2d/io/pairs.hpp — the scene-wide reports the collide2d command prints: which pairs of
-// bodies overlap, touch or are apart, how far apart every pair is, what a ray hits, and when
-// moving bodies first touch.
+// bodies overlap, touch or are apart, how far apart every pair is, what a ray hits, when
+// moving bodies first touch, and where a body moved by move_and_slide() ends.
 #pragma once
 
 #include <vector>
@@ -8,6 +8,7 @@
 #include "collide2d/io/scene.hpp"
 #include "collide2d/manifold.hpp"
 #include "collide2d/raycast.hpp"
+#include "collide2d/response.hpp"
 #include "collide2d/shape_cast.hpp"
 
 namespace collide2d::io {
@@ -70,6 +71,11 @@ struct ImpactReport {
 /// Every pair (a < b) of bodies that comes into contact while each moves with its velocity and
 /// angular velocity (turning about its origin) for `duration`; pairs touching at the start have time 0.
 std::vector<ImpactReport> find_impacts(const Scene& scene, Real duration);
+
+/// Moves body `mover` of the scene by `motion` (world) with move_and_slide(), every other body
+/// fixed in a world (options.filter.ignore is set to the mover). The hits' body handles carry the
+/// scene indices of the bodies met. `mover` must be a valid index.
+MoveResult move_body(const Scene& scene, int mover, Vec2 motion, MoveOptions options);
 
 /// Text name of a status: "overlap", "touching" or "separate".
 const char* status_name(PairStatus status);

@@ -65,6 +65,11 @@ std::string ray_picture(const Scene& scene, const Ray& ray, const std::vector<Ra
 /// its earliest time of impact with its path, and each contact point with its normal.
 std::string impacts_picture(const Scene& scene, const std::vector<ImpactReport>& impacts, Real duration);
 
+/// The `move` picture: every body, the mover faint at its start and solid where it ends, the
+/// motion asked for (dashed), the path it took (one segment per cast-and-slide round), and each
+/// hit point with the normal from the obstacle toward the mover.
+std::string move_picture(const Scene& scene, int mover, Vec2 motion, const MoveResult& result);
+
 /// Everything the `minkowski` picture shows, all in body A's local frame.
 struct MinkowskiPicture {
   MinkowskiDifference difference;            ///< the brute-force difference B - A
