@@ -416,6 +416,31 @@ TEST(MoveAndSlide, AWallMetAfterSlidingAlongASlopeDoesNotLiftTheMoverOffIt) {
   }
 }
 
+TEST(MoveAndSlide, AMoverStartingInOverlapIsPushedOutFirst) {
+  // A box placed 0.1 into flat ground and walked 3 to the right: freed straight up to the skin
+  // above the ground (reported in pushed_out and as the path's second point), then the whole walk.
+  World world;
+  world.add(slope(0));
+  for (const Real sunk : {Real(0.1), Real(0.45)}) {
+    const Vec2 start{0, Real(0.5) - sunk};
+    const MoveResult result = move_and_slide(world, mover_box, {start, {}}, {3, 0});
+    SCOPED_TRACE(sunk);
+    EXPECT_NEAR(result.pushed_out.x, 0, band_at(8));
+    EXPECT_NEAR(result.pushed_out.y, sunk + skin, band_at(8));
+    EXPECT_NEAR(result.transform.position.x, 3, band_at(8));
+    EXPECT_NEAR(result.transform.position.y, Real(0.5) + skin, band_at(8));
+    EXPECT_NEAR(length(result.remaining), 0, band_at(8));
+    EXPECT_TRUE(result.on_floor);
+    EXPECT_EQ(result.status, IterationStatus::converged);
+    ASSERT_GE(result.path.size(), 3u);
+    EXPECT_EQ(result.path[0], start);
+    EXPECT_EQ(result.path[1], start + result.pushed_out);
+  }
+  // Resting within the skin is not an overlap: nothing is pushed.
+  const MoveResult resting = move_and_slide(world, mover_box, {{0, Real(0.5) + skin / 2}, {}}, {1, 0});
+  EXPECT_EQ(resting.pushed_out, (Vec2{}));
+}
+
 TEST(MoveAndSlide, NeverTunnelsThroughAThinWallAtAnySpeed) {
   World world;
   world.add({.shape = make_box(Real(0.05), 5).value(), .transform = {{10, 0}, {}}});
