@@ -96,36 +96,39 @@ MinkowskiDifference minkowski_difference(const ConvexShape& a, const ConvexShape
   return result;
 }
 
+Result<MinkowskiExit, ExitRefusal> minkowski_exit(const Shape& a, const Transform& transform_a, const Shape& b, const Transform& transform_b,
+                                                  Vec2 motion_b) {
+  if (length_squared(motion_b) == 0) return ExitRefusal{ExitRefusalKind::zero_motion, "the motion is zero: there is no line to back out along"};
+  const ExitRefusal apart{ExitRefusalKind::apart, "B does not overlap A after the motion (it touches it at most): there is nothing to undo"};
+  if (!overlap(a, transform_a, b, transform_b)) return apart;  // also when B passed through A
+  // Contact within the touching band of the features (the cast's own): B backed out is left that
+  // close to A, never inside it. For a compound, the cast's first contact is with the first piece
+  // the motion meets.
+  const Transform before{transform_b.position - motion_b, transform_b.rotation};
+  const std::optional<CastHit> hit = shape_cast(a, transform_a, b, before, motion_b);
+  if (!hit) return apart;  // touching at the end within overlap()'s band, beyond the cast's
+  if (hit->initially_touching) {
+    const std::optional<Penetration> start = penetration(a, transform_a, b, before);
+    if (start && start->depth > start->tolerance) {
+      return ExitRefusal{ExitRefusalKind::overlapping_before,
+                         "B moved back by the whole motion still overlaps A by " + std::to_string(start->depth) +
+                             ": it overlapped before the motion, which does not explain the overlap"};
+    }
+  }
+  MinkowskiExit exit;
+  exit.fraction = 1 - hit->time;
+  exit.translation_b = -exit.fraction * motion_b;
+  exit.normal = hit->normal;
+  const Vec2 blocked = exit.fraction * motion_b;
+  exit.slide = blocked - dot(blocked, exit.normal) * exit.normal;
+  exit.status = hit->status;
+  return exit;
+}
+
 Result<MinkowskiExit, ExitRefusal> minkowski_exit(const ConvexShape& a, const Transform& transform_a, const ConvexShape& b,
                                                   const Transform& transform_b, Vec2 motion_b) {
-  if (length_squared(motion_b) == 0) return ExitRefusal{ExitRefusalKind::zero_motion, "the motion is zero: there is no line to back out along"};
-  const Transform before{transform_b.position - motion_b, transform_b.rotation};
-  return std::visit(
-      [&](const auto& shape_a, const auto& shape_b) -> Result<MinkowskiExit, ExitRefusal> {
-        const ExitRefusal apart{ExitRefusalKind::apart, "B does not overlap A after the motion (it touches it at most): there is nothing to undo"};
-        if (!overlap(shape_a, transform_a, shape_b, transform_b)) return apart;  // also when B passed through A
-        // Contact within the touching band of the features (the cast's own): B backed out is left
-        // that close to A, never inside it.
-        const std::optional<CastHit> hit = shape_cast(shape_a, transform_a, shape_b, before, motion_b);
-        if (!hit) return apart;  // touching at the end within overlap()'s band, beyond the cast's
-        if (hit->initially_touching) {
-          const std::optional<Penetration> start = penetration(shape_a, transform_a, shape_b, before);
-          if (start && start->depth > start->tolerance) {
-            return ExitRefusal{ExitRefusalKind::overlapping_before,
-                               "B moved back by the whole motion still overlaps A by " + std::to_string(start->depth) +
-                                   ": it overlapped before the motion, which does not explain the overlap"};
-          }
-        }
-        MinkowskiExit exit;
-        exit.fraction = 1 - hit->time;
-        exit.translation_b = -exit.fraction * motion_b;
-        exit.normal = hit->normal;
-        const Vec2 blocked = exit.fraction * motion_b;
-        exit.slide = blocked - dot(blocked, exit.normal) * exit.normal;
-        exit.status = hit->status;
-        return exit;
-      },
-      a, b);
+  auto as_shape = [](const ConvexShape& convex) { return std::visit([](const auto& concrete) { return Shape(concrete); }, convex); };
+  return minkowski_exit(as_shape(a), transform_a, as_shape(b), transform_b, motion_b);
 }
 
 }  // namespace collide2d

@@ -176,6 +176,11 @@ struct MinkowskiExit {
 Result<MinkowskiExit, ExitRefusal> minkowski_exit(const ConvexShape& a, const Transform& transform_a, const ConvexShape& b,
                                                   const Transform& transform_b, Vec2 motion_b);
 
+/// minkowski_exit() for any pair of shapes held in the Shape variant: with a compound (a concave
+/// outline), the motion backed out to its first contact with any piece, and that piece's normal.
+Result<MinkowskiExit, ExitRefusal> minkowski_exit(const Shape& a, const Transform& transform_a, const Shape& b, const Transform& transform_b,
+                                                  Vec2 motion_b);
+
 }  // namespace collide2d
 
 #include "collide2d/detail/gjk_epa.hpp"
