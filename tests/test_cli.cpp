@@ -1761,6 +1761,41 @@ TEST(CliMove, BadInputIsReportedAndWritesNothing) {
   EXPECT_EQ(result.err.rfind("error: " + broken.string() + ":2:", 0), 0u) << result.err;
 }
 
+TEST(CliDeterminism, EveryCommandGivesTheSameBytesOnEveryRun) {
+  // Each command on each shipped scene, run twice as separate processes: the same stdout and the
+  // same picture, byte for byte.
+  int compared = 0;
+  for (const auto& entry : fs::directory_iterator(scenes_dir)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.path().extension() != ".json" && entry.path().extension() != ".xml") continue;
+    if (name == "scene.schema.json") continue;
+    const std::vector<std::vector<std::string>> commands = {
+        {"pairs", entry.path().string(), "--all", "--format", "json"},
+        {"distance", entry.path().string(), "--format", "json"},
+        {"cast", entry.path().string(), "--time", "2", "--format", "json"},
+        {"raycast", entry.path().string(), "--ray", "-10,0.5,20,0.3", "--all", "--format", "json"},
+        {"move", entry.path().string(), "--body", "1", "--motion", "3,-4", "--format", "json"},
+    };
+    for (const std::vector<std::string>& command : commands) {
+      SCOPED_TRACE(name + " " + command.front());
+      const fs::path first_svg = temp_path("first.svg"), second_svg = temp_path("second.svg");
+      std::vector<std::string> first_arguments = command, second_arguments = command;
+      if (command.front() != "distance") {
+        first_arguments.insert(first_arguments.end(), {"--svg", first_svg.string()});
+        second_arguments.insert(second_arguments.end(), {"--svg", second_svg.string()});
+      }
+      const RunResult first = run_cli(first_arguments), second = run_cli(second_arguments);
+      ASSERT_EQ(first.exit_code, 0) << first.err;
+      EXPECT_EQ(first.out, second.out);
+      if (command.front() != "distance") {
+        EXPECT_EQ(read_file(first_svg), read_file(second_svg));
+      }
+      ++compared;
+    }
+  }
+  EXPECT_GE(compared, 30);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Scale: 5,000 bodies
 
