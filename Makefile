@@ -4,7 +4,7 @@
 #   make test   install what is missing, build, run every test (float, Release)
 #   make demo   install what is missing, build and open the interactive demo (DEMO_ARGS adds options)
 #   make demo-screenshots   redraw the demo pictures in docs/images/ headless, under xvfb-run
-.PHONY: run test test-double test-asan test-clang bench fuzz fuzz-build fuzz-smoke deps clean demo demo-screenshots
+.PHONY: run test test-double test-asan test-clang bench fuzz fuzz-build fuzz-smoke stress deps clean demo demo-screenshots
 
 PRESET ?= release
 
@@ -47,6 +47,14 @@ test-asan:
 
 test-clang:
 	$(MAKE) test PRESET=clang
+
+# make stress: the reliability run's big world under ASan and UBSan: a million bodies moving for
+# 100 frames, a hundred removed and added each frame, every contact checked against the narrow
+# phase and sampled bodies checked for lost contacts (tests/stress_world.cpp; several minutes).
+STRESS_ARGS ?= 1000000 100
+stress: deps build/asan-ubsan/build.ninja
+	cmake --build build/asan-ubsan --target stress_world
+	./build/asan-ubsan/tests/stress_world $(STRESS_ARGS)
 
 # make bench: builds the Release benchmarks (the bench preset), runs ours and Box2D/Chipmunk on the
 # same inputs (3 repetitions, randomly interleaved so a disturbance of the machine does not hit one
