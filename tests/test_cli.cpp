@@ -1727,15 +1727,17 @@ TEST(CliMove, BadInputIsReportedAndWritesNothing) {
     std::string message_start;  // after "error: "
   };
   const std::string slope = scene("slope.json");
+  char beyond_limit[32];  // ten times coordinate_limit: finite in this build, and refused
+  std::snprintf(beyond_limit, sizeof beyond_limit, "%g", 10 * double(collide2d::coordinate_limit));
   const std::vector<Case> cases = {
       {{"move", slope, "--body", "9", "--motion", "1,0"}, slope + ":0:0: body 9 does not exist"},
       {{"move", slope, "--body", "-1", "--motion", "1,0"}, slope + ":0:0: body -1 does not exist"},
       {{"move", slope, "--body", "3", "--motion", "1"}, "--motion expects two numbers"},
       {{"move", slope, "--body", "3", "--motion", "x,1"}, "--motion expects two finite numbers"},
       {{"move", slope, "--body", "3", "--motion", "nan,0"}, "--motion expects two finite numbers"},
-      {{"move", slope, "--body", "3", "--motion", "1e30,0"}, "--motion DX,DY"},
+      {{"move", slope, "--body", "3", "--motion", std::string(beyond_limit) + ",0"}, "--motion DX,DY"},
       {{"move", slope, "--body", "3", "--motion", "1,0", "--skin", "-1"}, "--skin"},
-      {{"move", slope, "--body", "3", "--motion", "1,0", "--skin", "1e30"}, "--skin"},
+      {{"move", slope, "--body", "3", "--motion", "1,0", "--skin", beyond_limit}, "--skin"},
       {{"move", slope, "--body", "3", "--motion", "1,0", "--iterations", "0"}, "--iterations"},
       {{"move", slope, "--body", "3", "--motion", "1,0", "--max-floor-angle", "200"}, "--max-floor-angle"},
       {{"move", slope, "--motion", "1,0"}, "--body is required"},

@@ -223,13 +223,15 @@ std::optional<CastHit> advance(const A& a, const B& b, Pose pose, const CastMoti
   auto separation_along = [&](const State& at, Vec2 axis) {
     return dot(transformed_support(b, at.b_to_a, -axis) - a.support(axis), axis) - radius_a - radius_b;
   };
-  // For a pair touching at the state: of the axes along which the supports confirm the pair
-  // apart to within the tolerance (the normal cone of the contact), the one nearest the relative
-  // motion, so closing the least; empty when no seed is confirmed. Seeds: the contact normal, the
+  // For a pair touching at the state (or within the target separation): of the axes along which
+  // the supports confirm the pair's gap to within the tolerance (the normal cone of the contact;
+  // an axis that only shows the pair touching would let a pair 0.01 apart close to 0), the one
+  // nearest the relative motion, so closing the least; empty when no seed is confirmed. Seeds: the contact normal, the
   // motion's direction and 16 directions around; then bisection of the angle from the best seed
   // towards the motion (the confirmed axes form one arc, so they meet that path in one interval).
   auto opening_axis = [&](const State& at, Vec2 normal) -> std::optional<Vec2> {
-    auto confirmed = [&](Vec2 axis) { return separation_along(at, axis) >= -at.cores.tolerance; };
+    const Real level = std::max(at.gap, Real(0)) - at.cores.tolerance;
+    auto confirmed = [&](Vec2 axis) { return separation_along(at, axis) >= level; };
     const Vec2 relative = inverse_rotate(at.transform_a.rotation, motion.velocity_b - motion.velocity_a);
     const Real relative_speed = length(relative);
     if (!(relative_speed > 0)) return confirmed(normal) ? std::optional<Vec2>(normal) : std::nullopt;
