@@ -73,6 +73,8 @@ bench: deps build/bench/build.ninja
 # JSON and XML readers start from scenes/). A crash, sanitizer report or broken invariant stops
 # the target and leaves the input as build/fuzz/crash-*; replay it with ./build/fuzz/fuzz/TARGET FILE.
 # make fuzz-smoke: the CI run, each target for FUZZ_RUNS inputs with a fixed seed (reproducible).
+# Both start from scenes/ (the file readers) and fuzz/regressions/TARGET: every input a fuzzer
+# broke an invariant with, named after what it found, replayed first on every run.
 FUZZ_TARGETS = fuzz_scene_json fuzz_scene_steersuite fuzz_outline fuzz_pair_queries fuzz_world
 FUZZ_SECONDS ?= 600
 FUZZ_RUNS ?= 200000
@@ -83,7 +85,7 @@ fuzz-build: deps build/fuzz/build.ninja
 fuzz: fuzz-build
 	@for target in $(FUZZ_TARGETS); do \
 	  mkdir -p build/fuzz/corpus/$$target; \
-	  seeds=$$(case $$target in fuzz_scene_*) echo scenes;; esac); \
+	  seeds="$$(case $$target in fuzz_scene_*) echo scenes;; esac) $$(test -d fuzz/regressions/$$target && echo fuzz/regressions/$$target)"; \
 	  echo "fuzz: $$target for $(FUZZ_SECONDS) s"; \
 	  ./build/fuzz/fuzz/$$target build/fuzz/corpus/$$target $$seeds -max_total_time=$(FUZZ_SECONDS) $(FUZZ_FLAGS) > build/fuzz/$$target.log 2>&1 \
 	    || { tail -n 40 build/fuzz/$$target.log; exit 1; }; tail -n 2 build/fuzz/$$target.log; \
@@ -91,7 +93,7 @@ fuzz: fuzz-build
 
 fuzz-smoke: fuzz-build
 	@for target in $(FUZZ_TARGETS); do \
-	  seeds=$$(case $$target in fuzz_scene_*) echo scenes;; esac); \
+	  seeds="$$(case $$target in fuzz_scene_*) echo scenes;; esac) $$(test -d fuzz/regressions/$$target && echo fuzz/regressions/$$target)"; \
 	  mkdir -p build/fuzz/smoke/$$target && rm -f build/fuzz/smoke/$$target/*; \
 	  echo "fuzz-smoke: $$target, $(FUZZ_RUNS) runs, seed 1"; \
 	  ./build/fuzz/fuzz/$$target build/fuzz/smoke/$$target $$seeds -seed=1 -runs=$(FUZZ_RUNS) $(FUZZ_FLAGS) > build/fuzz/$$target.log 2>&1 \
