@@ -1,12 +1,12 @@
 // raycast.cpp — ray casts against every shape.
 //
-// Outline: first classify the ray's origin with closest_point (inside: a hit at 0 flagged
-// `inside`; on the surface: a hit at 0 unless heading outward). From outside, in the shape's
-// local frame: a circle solves |o + t d - c| = r; a segment intersects two lines (cross
-// products); an unrounded polygon clips the ray against every edge's half-plane (Cyrus & Beck,
-// "Generalized two- and three-dimensional clipping", 1978): entering edges raise the lower
-// bound, leaving edges lower the upper bound, and the hit is where the last entering edge was
-// crossed. Capsules and rounded polygons (a core swept by a radius) take the earliest of each
+// Outline: classify the ray's origin (inside: a hit at 0 flagged `inside`; on the surface: a hit
+// at 0 unless heading outward), with closest_point, or for an unrounded polygon from the clip's
+// own edge offsets. From outside, in the shape's local frame: a circle solves |o + t d - c| = r;
+// a segment intersects two lines (cross products); an unrounded polygon clips the ray against
+// every edge's half-plane in one pass (Cyrus & Beck, "Generalized two- and three-dimensional
+// clipping", 1978): entering edges raise the lower bound, leaving edges lower the upper bound,
+// and the hit is where the last entering edge was crossed. Capsules and rounded polygons (a core swept by a radius) take the earliest of each
 // core edge moved out by the radius, within the edge's extent, and each core vertex's circle.
 #include "collide2d/raycast.hpp"
 
@@ -156,51 +156,74 @@ std::optional<RayHit> raycast(const Segment& shape, const Transform& transform, 
 }
 
 std::optional<RayHit> raycast(const Polygon& shape, const Transform& transform, const Ray& ray) {
-  if (StartResult start = classify_start(shape, transform, ray); start.decided) return start.hit;
-  if (shape.radius() > 0) return cast_rounded_core(detail::view_of(shape), transform, ray);
+  if (shape.radius() > 0) {
+    if (StartResult start = classify_start(shape, transform, ray); start.decided) return start.hit;
+    return cast_rounded_core(detail::view_of(shape), transform, ray);
+  }
   const Vec2 origin = inverse_transform_point(transform, ray.origin);
   const Vec2 direction = inverse_rotate(transform.rotation, ray.translation);
-  // Touching within the size-scaled tolerance counts: clip against the edges pushed out by it, so
-  // a ray grazing a vertex or running along an edge hits even when round-off puts it a hair
-  // outside. The fraction reported is the entering edge's own (unwidened) crossing. Near a sharp
-  // vertex the widened edges reach well past it (tolerance / sin(half the angle)); a hit there
-  // farther than the tolerance from the polygon is a false one, and the ray is clipped again
-  // against the edges themselves.
+  // One pass over the edges classifies the origin and clips the ray. Touching within the
+  // size-scaled tolerance counts: the ray is clipped against the edges pushed out by it, so a ray
+  // grazing a vertex or running along an edge hits even when round-off puts it a hair outside;
+  // the fraction reported is the entering edge's own (unwidened) crossing. The edge offsets
+  // dot(n, v - o) are the origin's depth inside each edge's line, so their least one classifies
+  // the origin: above the tolerance it is inside (a hit at 0); within the tolerance of every
+  // line (on the surface, or a hair outside near a vertex) is rare and decided by the origin's
+  // closest point as for the other shapes.
   const Real tolerance = ray_tolerance(shape, origin, direction, ray.max_fraction);
   const auto vertices = shape.vertices();
   const auto normals = shape.normals();
-  auto clip = [&](Real widening) -> std::optional<RayHit> {
-    Real lower = 0, upper = ray.max_fraction, entering_crossing = 0, outermost_offset = std::numeric_limits<Real>::max();
-    int entering_edge = -1, outermost_edge = 0;
-    for (int i = 0; i < shape.count(); ++i) {
-      // The ray is inside edge i's (widened) half-plane while dot(n, v - o) + widening - t dot(n, d) >= 0.
-      const Real offset = dot(normals[i], vertices[i] - origin), approach = dot(normals[i], direction);
-      if (offset < outermost_offset) {
-        outermost_offset = offset;
-        outermost_edge = i;
-      }
-      if (approach == 0) {
-        if (offset + widening < 0) return std::nullopt;  // parallel and outside this edge
-        continue;
-      }
-      const Real crossing = (offset + widening) / approach;
-      if (approach < 0 && crossing > lower) {  // entering through edge i
-        lower = crossing;
-        entering_edge = i;
-        entering_crossing = offset / approach;
-      } else if (approach > 0 && crossing < upper) {  // leaving through edge i
-        upper = crossing;
-      }
-      if (upper < lower) return std::nullopt;
-    }
-    // No edge entered: the origin is outside (classify_start) but within the widening of every
-    // edge's line, which happens near a sharp vertex: it touches there.
-    if (entering_edge < 0) return to_world(ray, transform, 0, normals[outermost_edge]);
-    return to_world(ray, transform, std::clamp(entering_crossing, Real(0), ray.max_fraction), normals[entering_edge]);
+  const int count = shape.count();
+  // The clip against the edges widened by `widening`: the entering edge and its crossing, or -1
+  // when no edge was entered (the origin lies within the widening of every edge's line), or -2
+  // when the ray misses.
+  struct Clip {
+    int entering_edge = -2;
+    Real crossing = 0;
+    Real least_offset = 0;
   };
-  std::optional<RayHit> hit = clip(tolerance);
-  if (hit && closest_point(shape, Transform{}, origin + hit->fraction * direction).signed_distance > tolerance) hit = clip(0);
-  return hit;
+  auto clip = [&](Real widening) {
+    Clip result{-1, 0, std::numeric_limits<Real>::max()};
+    Real lower = 0, upper = ray.max_fraction;
+    for (int i = 0; i < count; ++i) {
+      // The ray is inside edge i's (widened) half-plane while offset + widening - t approach >= 0.
+      const Real offset = dot(normals[i], vertices[i] - origin), approach = dot(normals[i], direction);
+      result.least_offset = std::min(result.least_offset, offset);
+      if (approach < 0) {  // entering through edge i beyond its crossing
+        if (offset + widening < lower * approach) {  // (offset + widening) / approach > lower, without dividing
+          lower = (offset + widening) / approach;
+          result.entering_edge = i;
+          result.crossing = offset / approach;
+        }
+      } else if (approach > 0) {  // leaving through edge i
+        if (offset + widening < upper * approach) upper = (offset + widening) / approach;
+      } else if (offset + widening < 0) {
+        return Clip{};  // parallel and outside this edge
+      }
+      if (upper < lower) return Clip{};
+    }
+    return result;
+  };
+  Clip found = clip(tolerance);
+  if (found.entering_edge == -2) return std::nullopt;
+  if (found.entering_edge == -1) {
+    if (found.least_offset > tolerance) return RayHit{0, ray.origin, {}, true};  // inside
+    if (StartResult start = classify_start(shape, transform, ray); start.decided) return start.hit;
+    found = clip(0);  // outside by more than the tolerance, near a sharp vertex
+    if (found.entering_edge < 0) return std::nullopt;
+  }
+  // Near a sharp vertex the widened edges reach well past it (tolerance / sin(half the angle)):
+  // a crossing of the entering edge's line beyond one of its ends by more than the tolerance is
+  // a false hit, and the ray is clipped again against the edges themselves.
+  const Vec2 start_vertex = vertices[found.entering_edge], end_vertex = vertices[found.entering_edge + 1 == count ? 0 : found.entering_edge + 1];
+  const Vec2 point = origin + found.crossing * direction;
+  const Real along = dot(point - start_vertex, end_vertex - start_vertex);
+  if (found.crossing > 0 && ((along < 0 && length_squared(point - start_vertex) > tolerance * tolerance) ||
+      (along > length_squared(end_vertex - start_vertex) && length_squared(point - end_vertex) > tolerance * tolerance))) {
+    found = clip(0);
+    if (found.entering_edge < 0) return std::nullopt;
+  }
+  return to_world(ray, transform, std::clamp(found.crossing, Real(0), ray.max_fraction), normals[found.entering_edge]);
 }
 
 std::optional<RayHit> raycast(const Shape& shape, const Transform& transform, const Ray& ray) {
