@@ -253,7 +253,14 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
   result.depth = depth;
   result.normal = direction;
   result.tolerance = tolerance;
-  if (witness == nullptr) return result;  // no contact left at the final pose: the direction alone
+  if (witness == nullptr) {
+    // No contact at the final pose (B freed a hair beyond touching): the witness is A's point
+    // nearest B there, and that point of B before the move.
+    const DistanceResult closest = distance(a, Transform{}, b, moved_by(translation));
+    result.point_a = closest.point_a;
+    result.point_b = result.point_a - translation;
+    return result;
+  }
   const ManifoldPoint& point = witness->manifold.points[witness_point];
   if (depth == 0) {  // touching only: the two surface points of the contact
     result.normal = witness->manifold.normal;

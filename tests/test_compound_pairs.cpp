@@ -359,4 +359,32 @@ TEST(CompoundPenetration, CircleInAVNotchIsFreedFromBothWalls) {
   EXPECT_NEAR(swapped->normal.y, -1, 1e-5);
 }
 
+TEST(CompoundPenetration, WitnessPointsWhenBEndsFreedBeyondTouching) {
+  // From the pair-query fuzzer: a circle of radius 31.1 sunk 30.8 deep into a concave quadrilateral
+  // (two triangles), both under the same turned pose. The translation that frees it leaves the
+  // circle a hair beyond touching, with no contact there; the witness points were then left at
+  // A's origin (point_a - point_b was 31 units from
+  // depth x normal). Now: point_a on A's surface, point_b on B's before the move, their
+  // difference depth x normal, and B moved by it is free.
+  const Real step = std::ldexp(Real(1), -10);
+  const Shape circle = Circle{{-64, -65034 * step}, 31881 * step};
+  const std::vector<Vec2> outline = {{Real(-33.5), -64}, {-57812 * step, -50220 * step}, {-54214 * step, -54242 * step}, {-64, -64}};
+  const Shape quadrilateral = shape_from_outline(outline).value();
+  ASSERT_TRUE(std::holds_alternative<Compound>(quadrilateral));
+  const Transform pose{{-32, -32}, Rot::from_angle(Real(32767 * 3.14159265358979 / 32768))};
+  const std::optional<Penetration> found = penetration(circle, pose, quadrilateral, pose);
+  ASSERT_TRUE(found.has_value());
+  EXPECT_GT(found->depth, 20);
+  const Real band = 64 * contact_tolerance(256);
+  EXPECT_LE(length(found->point_a - found->point_b - found->depth * found->normal), band);
+  EXPECT_NEAR(closest_point(circle, pose, found->point_a).signed_distance, 0, band);
+  // The contact planes are the circle's tangents, so the translation they give leaves B a little
+  // beyond touching (0.036 of the 30.8): point_b is that far from B's surface, no farther.
+  const Transform moved{pose.position + found->depth * found->normal, pose.rotation};
+  const Real gap = distance(circle, pose, quadrilateral, moved).distance;
+  EXPECT_LE(gap, Real(2e-3) * found->depth);
+  EXPECT_FALSE(overlap(circle, pose, quadrilateral, moved));
+  EXPECT_NEAR(closest_point(quadrilateral, pose, found->point_b).signed_distance, 0, band + gap);
+}
+
 }  // namespace
