@@ -88,7 +88,7 @@ std::optional<RayHit> cast_rounded_core(const detail::PolygonView& core, const T
     const Vec2 v1 = core.vertices[i], v2 = core.vertices[(i + 1) % count], normal = core.normals[i];
     const Vec2 along = v2 - v1;
     const Real approach = dot(normal, direction);
-    if (approach < 0) {  // the moved edge's line dot(n, p - v1) = r, entered from outside
+    if (approach < 0 && length_squared(along) > 0) {  // the moved edge's line dot(n, p - v1) = r, entered from outside (a capsule whose ends coincide has no edge)
       const Real fraction = (core.radius - dot(normal, origin - v1)) / approach;
       const Real position = dot(origin + fraction * direction - v1, along), slack = tolerance * length(along);
       if (fraction >= 0 && fraction < best && position >= -slack && position <= length_squared(along) + slack) {

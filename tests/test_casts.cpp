@@ -431,6 +431,41 @@ TEST(Raycast, GrazingAndAlongEdgesAtManyPoses) {
 // Raycast: random rays against random shapes, checked against the convex signed distance along
 // the ray.
 
+TEST(Raycast, ACapsuleWhoseEndsCoincideIsACircle) {
+  // From the pair-query fuzzer: a capsule with both ends at (48058, 48058), radius 28398.5, placed
+  // at (48058, -54272) turned by 3.02, hit by a ray 46,576 units off its surface (the zero-length
+  // core edge's arbitrary normal made a line to hit). Its rays must be the circle's.
+  const Real angle = R(3.02127123);
+  const Transform pose{{48058, -54272}, Rot::from_angle(angle)};
+  const Shape capsule = Capsule{{48058, 48058}, {48058, 48058}, R(28398.5)};
+  const Shape circle = Circle{{48058, 48058}, R(28398.5)};
+  const Ray fuzzed{{-65432, -54228}, {-54272, -54242}, R(0.5)};
+  const std::optional<RayHit> from_fuzzer = raycast(capsule, pose, fuzzed);
+  EXPECT_EQ(from_fuzzer.has_value(), raycast(circle, pose, fuzzed).has_value());
+  std::mt19937 random(11);
+  std::uniform_real_distribution<double> coordinate(-3, 3);
+  int hits = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    const Vec2 end{R(coordinate(random)), R(coordinate(random))};
+    const Shape small_capsule = Capsule{end, end, R(0.5)};
+    const Shape small_circle = Circle{end, R(0.5)};
+    const Transform placed = at(coordinate(random), coordinate(random), coordinate(random));
+    const Vec2 origin{R(4 * coordinate(random)), R(4 * coordinate(random))};
+    const Vec2 aim = transform_point(placed, end) + Vec2{R(0.3 * coordinate(random)), R(0.3 * coordinate(random))};  // near the circle, often on it
+    const Ray ray{origin, R(2) * (aim - origin), 1};
+    const std::optional<RayHit> from_capsule = raycast(small_capsule, placed, ray), from_circle = raycast(small_circle, placed, ray);
+    ASSERT_EQ(from_capsule.has_value(), from_circle.has_value()) << "trial " << trial;
+    if (!from_capsule) continue;
+    ++hits;
+    EXPECT_NEAR(from_capsule->fraction, from_circle->fraction, 1e-5) << "trial " << trial;
+    EXPECT_NEAR(dist(from_capsule->point, from_circle->point), 0, kTol) << "trial " << trial;
+    if (!from_capsule->inside) {
+      EXPECT_NEAR(dist(from_capsule->normal, from_circle->normal), 0, 1e-4) << "trial " << trial;
+    }
+  }
+  EXPECT_GT(hits, 1000);
+}
+
 TEST(Raycast, RandomRaysAgainstBruteForce) {
   random_shapes::Generator gen(4001);
   random_shapes::Check fraction_check("hit fraction within the band", 1);
