@@ -419,7 +419,7 @@ TEST(Options, ReadsEveryOption) {
 
 TEST(Options, RefusesBadInputWithAMessage) {
   const std::vector<std::pair<std::vector<std::string_view>, std::string>> cases = {
-      {{"--view", "slopes"}, "unknown view"},
+      {{"--view", "playground"}, "unknown view"},
       {{"--view"}, "needs a value"},
       {{"--frames", "0"}, "whole number"},
       {{"--frames", "12x"}, "whole number"},
@@ -432,7 +432,7 @@ TEST(Options, RefusesBadInputWithAMessage) {
       {{"--frames", "5", "--keys", "right"}, "NAME:FRAMES"},
       {{"--frames", "5", "--keys", "right:0"}, "whole number"},
       {{"--frames", "5", "--keys", "right:2,,i:1"}, "NAME:FRAMES"},
-      {{"--frames", "5", "--keys", "3:1"}, "unknown key '3'"},
+      {{"--frames", "5", "--keys", "4:1"}, "unknown key '4'"},
       {{"--scene", ""}, "file name"},
       {{"--fast"}, "unknown argument"},
   };

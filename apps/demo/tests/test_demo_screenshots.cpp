@@ -195,7 +195,7 @@ TEST(DemoCommandLine, BadInputGetsAMessageAndExitCode2) {
   std::filesystem::create_directories(screenshot_dir);
   std::ofstream(broken) << "{\"bodies\": [ {\"shape\": ";
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"--view slopes", "unknown view 'slopes'"},
+      {"--view playground", "unknown view 'playground'"},
       {"--frames ten", "whole number"},
       {"--frames 5 --keys jump:3", "unknown key 'jump'"},
       {"--frames 5 --screenshot out.bmp", ".png"},
