@@ -584,6 +584,46 @@ TEST(SlopesView, JumpingLiftsItAndItLandsOnTheFloorAgain) {
   }
 }
 
+TEST(SlopesView, AJumpUnderTheLedgeHitsItsUndersideACeilingAndFallsBack) {
+  for (SlopeMethod method : {SlopeMethod::mover, SlopeMethod::exit_vector}) {
+    SCOPED_TRACE(std::string(method_name(method)));
+    SlopesView view;
+    view.set_method(method);
+    // The ledge's underside: the only level piece of the surface that runs right to left (the
+    // solid is above it).
+    const std::vector<Vec2>& surface = view.surface();
+    std::vector<SurfacePiece> undersides;
+    for (std::size_t i = 0; i + 1 < surface.size(); ++i) {
+      if (surface[i].y == surface[i + 1].y && surface[i + 1].x < surface[i].x) undersides.push_back({surface[i + 1], surface[i]});
+    }
+    ASSERT_EQ(undersides.size(), 1u);
+    const SurfacePiece underside = undersides[0];
+    const Real x = Real(0.5) * (underside.left.x + underside.right.x);
+    view.place_character({x, underside.left.y - 2});
+    hold(view, {}, 60);
+    ASSERT_TRUE(view.on_floor()) << "on the ground under the ledge";
+    const Real ground = view.character().position.y;
+    ASSERT_LT(underside.left.y - (ground + half_height), Real(1.55)) << "a jump would reach the underside";
+    bool bumped = false;
+    Real highest = ground;
+    view.update(std::vector<Key>{Key::up}, frame);
+    for (int i = 0; i < 90 && !view.on_floor(); ++i) {
+      bumped = bumped || view.last_move()->on_ceiling;
+      if (view.last_move()->on_ceiling) {
+        EXPECT_LE(view.velocity().y, 0) << "a head bump ends the rise";
+      }
+      highest = std::max(highest, view.character().position.y);
+      EXPECT_LE(overlap_depth(view, view.terrain()), overlap_band);
+      view.update(std::vector<Key>{}, frame);
+    }
+    EXPECT_TRUE(bumped);
+    EXPECT_LE(highest + half_height, underside.left.y);
+    EXPECT_GT(highest + half_height, underside.left.y - Real(0.1));
+    EXPECT_TRUE(view.on_floor());
+    EXPECT_NEAR(view.character().position.y, ground, 0.02);
+  }
+}
+
 TEST(SlopesView, MSwitchesToTheExitVectorMethodWhichAlsoWalksAndTheDrawingSaysWhich) {
   Demo demo(ViewKind::slopes, std::nullopt);
   auto info_mentions = [&](std::string_view text) {
