@@ -31,12 +31,13 @@ demo: deps build/release/build.ninja
 	cmake --build --preset release --target collide2d_demo
 	$(DEMO) $(DEMO_ARGS)
 
-# The README's pictures of views 1, 2 and 5, each the last of a scripted run.
+# The README's pictures of views 1, 2, 3 and 5, each the last of a scripted run.
 HEADLESS = xvfb-run -a -s '-screen 0 1280x1024x24'
 demo-screenshots: deps build/release/build.ninja
 	cmake --build --preset release --target collide2d_demo
 	$(HEADLESS) $(DEMO) --view boxes --frames 75 --keys right:50,i+right:25 --screenshot docs/images/demo-boxes.png
 	$(HEADLESS) $(DEMO) --view minkowski --frames 4 --keys e:1,n:1,n:1,wait:1 --screenshot docs/images/demo-minkowski.png
+	$(HEADLESS) $(DEMO) --view slopes --frames 230 --keys right:100,right+up:2,right:128 --screenshot docs/images/demo-slopes.png
 	$(HEADLESS) $(DEMO) --view scene --scene scenes/mixed.json --frames 2 --screenshot docs/images/demo-scene.png
 
 test-double:

@@ -38,10 +38,12 @@ constexpr KeyBinding key_bindings[] = {
     {sf::Keyboard::O, Key::o},         {sf::Keyboard::P, Key::p},             {sf::Keyboard::N, Key::n},
     {sf::Keyboard::B, Key::b},         {sf::Keyboard::G, Key::g},             {sf::Keyboard::E, Key::e},
     {sf::Keyboard::T, Key::t},         {sf::Keyboard::Z, Key::z},             {sf::Keyboard::C, Key::c},
+    {sf::Keyboard::M, Key::m},         {sf::Keyboard::R, Key::r},             {sf::Keyboard::Space, Key::space},
     {sf::Keyboard::H, Key::h},         {sf::Keyboard::Add, Key::plus},        {sf::Keyboard::Equal, Key::plus},
     {sf::Keyboard::Subtract, Key::minus}, {sf::Keyboard::Hyphen, Key::minus}, {sf::Keyboard::Num1, Key::view_1},
     {sf::Keyboard::Numpad1, Key::view_1}, {sf::Keyboard::Num2, Key::view_2},  {sf::Keyboard::Numpad2, Key::view_2},
-    {sf::Keyboard::Num5, Key::view_5}, {sf::Keyboard::Numpad5, Key::view_5},
+    {sf::Keyboard::Num3, Key::view_3}, {sf::Keyboard::Numpad3, Key::view_3},  {sf::Keyboard::Num5, Key::view_5},
+    {sf::Keyboard::Numpad5, Key::view_5},
 };
 
 std::optional<Key> key_of(sf::Keyboard::Key code) {

@@ -57,6 +57,9 @@ inline constexpr Colour gjk{0x27, 0xae, 0x60};              ///< GJK simplices (
 inline constexpr Colour epa{0xe6, 0x7e, 0x22};              ///< EPA polytopes (svg: #e67e22)
 inline constexpr Colour penetration_vector{0xc0, 0x39, 0x2b};///< -depth * normal on the difference (svg: #c0392b)
 inline constexpr Colour sat_axis{0x8e, 0x44, 0xad};         ///< the SAT axis being tried
+inline constexpr Colour mover{0xa9, 0xdf, 0xbf, 217};       ///< view 3: the character's fill (svg move picture: #a9dfbf at 0.85)
+inline constexpr Colour mover_outline{0x1e, 0x84, 0x49};    ///< view 3: the character's outline (svg move picture: #1e8449)
+inline constexpr Colour path{0xc0, 0x39, 0x2b, 120};        ///< view 3: the character's recent trail (svg move picture's path: #c0392b, faint)
 }  // namespace palette
 
 /// A point in window pixels, x to the right and y down from the top-left corner.

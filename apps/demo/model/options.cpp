@@ -67,7 +67,7 @@ Result<KeyScript, OptionsError> parse_key_script(std::string_view text) {
         const std::optional<Key> key = key_from_name(name);
         if (!key) {
           return OptionsError{"--keys: unknown key '" + std::string(name) +
-                              "' (known: left right up down a d s w i o p n b g e t z c h plus minus 1 2 5, or wait)"};
+                              "' (known: left right up down a d s w i o p n b g e t z c m r space h plus minus 1 2 3 5, or wait)"};
         }
         hold.keys.push_back(*key);
         if (plus == std::string_view::npos) break;
@@ -100,7 +100,7 @@ Result<Options, OptionsError> parse_options(std::span<const std::string_view> ar
       if (!text) return OptionsError{std::string(argument) + " needs a value"};
       if (argument == "--view") {
         const std::optional<ViewKind> view = view_from_name(*text);
-        if (!view) return OptionsError{"--view: unknown view '" + std::string(*text) + "' (known: boxes, minkowski, scene)"};
+        if (!view) return OptionsError{"--view: unknown view '" + std::string(*text) + "' (known: boxes, minkowski, slopes, scene)"};
         options.view = *view;
       } else if (argument == "--scene") {
         if (text->empty()) return OptionsError{"--scene needs a file name"};
@@ -135,18 +135,19 @@ Result<Options, OptionsError> parse_options(std::span<const std::string_view> ar
 }
 
 std::string usage() {
-  return "usage: collide2d-demo [--view boxes|minkowski|scene] [--scene FILE] [--no-push-out]\n"
+  return "usage: collide2d-demo [--view boxes|minkowski|slopes|scene] [--scene FILE] [--no-push-out]\n"
          "                      [--frames N [--screenshot FILE.png] [--keys NAME:FRAMES,...]]\n"
          "\n"
-         "  --view NAME        start in view 1 (boxes), 2 (minkowski) or 5 (scene)\n"
+         "  --view NAME        start in view 1 (boxes), 2 (minkowski), 3 (slopes) or 5 (scene)\n"
          "  --scene FILE       a scene for view 5: collide2d JSON or a SteerSuite XML test case\n"
          "  --no-push-out      start view 1 with push-out off\n"
          "  --frames N         run N frames (1/60 s each) and exit\n"
          "  --screenshot FILE  save the last frame as a PNG (needs --frames)\n"
          "  --keys SCRIPT      keys held in turn, e.g. right:30,i+o:10,wait:5,n:1 (needs --frames)\n"
          "\n"
-         "keys: 1 2 5 views; arrows move; I and O turn; P push-out; N/B step; G/E/T GJK/EPA/SAT;\n"
-         "      Z/C shapes of A/B; WASD pan; wheel or +/- zoom; H help; Escape quits\n";
+         "keys: 1 2 3 5 views; arrows move; I and O turn; P push-out; N/B step; G/E/T GJK/EPA/SAT;\n"
+         "      Z/C shapes of A/B; view 3: arrows walk, up or space jumps, M method, R restart;\n"
+         "      WASD pan; wheel or +/- zoom; H help; Escape quits\n";
 }
 
 }  // namespace collide2d::demo

@@ -1,9 +1,10 @@
-// views.cpp — the three views and the demo frame around them.
+// views.cpp — the four views and the demo frame around them.
 //
 // Outline: key names; helpers (turning a rotation, arrow-key direction, shapes under a point);
 // BoxesView (motion, push-out with penetration(), drawing); the shape catalogue; MinkowskiView
 // (recompute runs minkowski_difference, gjk, epa and sat with their traces; drawing the current
-// step); SceneView (io::find_pairs after every drag; drawing as pairs --svg does); Demo (view
+// step); exit_vector_move (minkowski_exit round by round) and SlopesView (the level as one
+// outline, velocity and gravity, either method each frame, drawing the hits); SceneView (io::find_pairs after every drag; drawing as pairs --svg does); Demo (view
 // switching, cameras, mouse and keyboard, the grid and the panels).
 #include "views.hpp"
 
@@ -12,6 +13,7 @@
 #include <numbers>
 #include <utility>
 
+#include "collide2d/decompose.hpp"
 #include "collide2d/distance.hpp"
 #include "collide2d/overlap.hpp"
 #include "collide2d/point_query.hpp"
@@ -24,8 +26,9 @@ constexpr std::pair<Key, std::string_view> key_names[] = {
     {Key::left, "left"}, {Key::right, "right"}, {Key::up, "up"},      {Key::down, "down"}, {Key::a, "a"},
     {Key::d, "d"},       {Key::s, "s"},         {Key::w, "w"},        {Key::i, "i"},       {Key::o, "o"},
     {Key::p, "p"},       {Key::n, "n"},         {Key::b, "b"},        {Key::g, "g"},       {Key::e, "e"},
-    {Key::t, "t"},       {Key::z, "z"},         {Key::c, "c"},        {Key::h, "h"},       {Key::plus, "plus"},
-    {Key::minus, "minus"}, {Key::view_1, "1"},  {Key::view_2, "2"},   {Key::view_5, "5"},
+    {Key::t, "t"},       {Key::z, "z"},         {Key::c, "c"},        {Key::m, "m"},       {Key::r, "r"},
+    {Key::space, "space"}, {Key::h, "h"},       {Key::plus, "plus"},  {Key::minus, "minus"}, {Key::view_1, "1"},
+    {Key::view_2, "2"},  {Key::view_3, "3"},    {Key::view_5, "5"},
 };
 
 constexpr Real move_speed = 3;      // world units per second, arrow keys
@@ -479,6 +482,233 @@ std::vector<std::string> MinkowskiView::help() const {
           "G: GJK, E: EPA, T: SAT (separating axes)", "N: next step, B: back one step"};
 }
 
+// ---------------------------------------------------------------- view 3: slopes
+
+MoveResult exit_vector_move(const World& world, const Shape& shape, const Transform& transform, Vec2 motion, const MoveOptions& options) {
+  MoveResult result;
+  result.transform = transform;
+  result.path.push_back(transform.position);
+  Vec2 rest = motion;
+  bool unexplained = false;  // an overlap the motion does not explain: that round's move is not made
+  for (int round = 0; round < options.max_iterations && !(rest == Vec2{}); ++round) {
+    result.iterations = round + 1;
+    Transform moved = result.transform;
+    moved.position = moved.position + rest;
+    // Of the bodies overlapped after the move, the one met first along the motion is the one the
+    // exit backs out of furthest; backing out of it clears the others, which the motion met later.
+    std::optional<MinkowskiExit> first;
+    BodyHandle first_body;
+    for (BodyHandle body : world.query_shape(shape, moved, options.filter.filter)) {
+      const BodyDefinition& definition = *world.find(body);
+      if (body == options.filter.ignore || (definition.sensor && !options.filter.include_sensors)) continue;
+      const Result<MinkowskiExit, ExitRefusal> exit = minkowski_exit(definition.shape, definition.transform, shape, moved, rest);
+      if (!exit) {
+        unexplained = unexplained || exit.error().kind == ExitRefusalKind::overlapping_before;
+        continue;  // otherwise only touching: nothing to back out of
+      }
+      if (!first || exit.value().fraction > first->fraction) {
+        first = exit.value();
+        first_body = body;
+      }
+    }
+    if (unexplained) break;
+    if (!first) {
+      result.transform = moved;
+      result.path.push_back(moved.position);
+      rest = {};
+      break;
+    }
+    Transform touching = moved;
+    touching.position = moved.position + first->translation_b;
+    const BodyDefinition& met = *world.find(first_body);
+    result.hits.push_back({first_body, distance(met.shape, met.transform, shape, touching).point_a, first->normal});
+    result.transform = touching;
+    result.path.push_back(touching.position);
+    rest = first->slide;
+  }
+  if (!unexplained && !(rest == Vec2{})) result.status = IterationStatus::iteration_cap;  // a slide left at the cap
+  result.remaining = motion - (result.transform.position - transform.position);
+  // Floor, wall or ceiling by the exit normals, as move_and_slide tells them apart.
+  const Real floor_cosine = std::cos(options.max_floor_angle);
+  for (const MoveHit& hit : result.hits) {
+    const Real upness = dot(hit.normal, options.up);
+    if (upness >= floor_cosine) {
+      result.on_floor = true;
+      if (!result.floor_normal || upness > dot(*result.floor_normal, options.up)) result.floor_normal = hit.normal;
+    } else if (-upness >= floor_cosine) {
+      result.on_ceiling = true;
+    } else {
+      result.on_wall = true;
+    }
+  }
+  return result;
+}
+
+std::string_view method_name(SlopeMethod method) {
+  switch (method) {
+    case SlopeMethod::mover: return "move_and_slide";
+    case SlopeMethod::exit_vector: return "exit vector (minkowski_exit)";
+  }
+  return "?";
+}
+
+namespace {
+
+constexpr std::size_t trail_length = 150;  // frames of trail view 3 draws
+constexpr Real normal_length = 2;          // world length of a drawn hit normal: out of the 1.4-tall character
+
+Real rise(Real run, double degrees) { return static_cast<Real>(double(run) * std::tan(degrees * std::numbers::pi / 180)); }
+
+Real run_for(Real height, double degrees) { return static_cast<Real>(double(height) / std::tan(degrees * std::numbers::pi / 180)); }
+
+/// View 3's level: the terrain's surface, left to right (a wall, flat ground, a 20-degree climb,
+/// a step, 35 degrees down into a valley, 60 degrees up out of it, a ledge over a drop whose
+/// underside is a ceiling, lower ground and a wall), and a name for each feature where it is.
+struct SlopeLevel {
+  std::vector<Vec2> surface;
+  std::vector<SlopeLabel> labels;
+};
+
+SlopeLevel slope_level() {
+  SlopeLevel level;
+  std::vector<Vec2>& points = level.surface;
+  points = {{-16, 3}, {Real(-15.5), 3}, {Real(-15.5), 0}, {-10, 0}};
+  // Goes on from the last point by (dx, dy).
+  auto go = [&](Real dx, Real dy) { points.push_back(points.back() + Vec2{dx, dy}); };
+  // A name at the middle of the piece just made, its text moved by (x, y) pixels.
+  auto name = [&](std::string text, double x, double y) {
+    level.labels.push_back({std::move(text), Real(0.5) * (points[points.size() - 2] + points.back()), x, y});
+  };
+  go(5, rise(5, 20));
+  name("20 deg", -24, -28);
+  go(2, 0);
+  go(0, Real(0.25));                        // a step, lower than the mover's step height
+  name("step", -14, -30);
+  go(2, 0);
+  const Real top = points.back().y;
+  go(run_for(top, 35), -top);               // down to the valley floor at y = 0
+  name("35 deg", 4, -20);
+  go(Real(1.5), 0);
+  name("valley", -20, 4);                   // under the floor, where the character does not cover it
+  go(run_for(Real(1.2), 60), Real(1.2));    // a wall to a walker
+  name("60 deg", 12, -32);
+  go(9 - points.back().x, 0);
+  go(0, Real(-0.5));                        // the ledge's tip
+  name("ledge", -40, -34);
+  go(Real(-1.5), 0);                        // its underside, a ceiling
+  go(0, Real(-2.2));
+  go(8, 0);                                 // the lower ground
+  go(0, Real(4.5));
+  go(Real(0.5), 0);
+  return level;
+}
+
+}  // namespace
+
+SlopesView::SlopesView()
+    : character_shape_(make_box(Real(0.35), Real(0.7)).value()),
+      start_{-13, Real(0.72)},
+      options_{.snap_distance = Real(0.15), .step_height = Real(0.3)} {
+  SlopeLevel level = slope_level();
+  surface_ = std::move(level.surface);
+  labels_ = std::move(level.labels);
+  std::vector<Vec2> outline = surface_;
+  outline.push_back({16, Real(-3.5)});
+  outline.push_back({-16, Real(-3.5)});
+  terrain_ = world_.add({.shape = shape_from_outline(outline).value()});
+  world_.add({.shape = make_box(Real(0.5), Real(0.5)).value(), .transform = Transform::from({Real(11.5), -1}, 0)});
+  world_.add({.shape = make_box(Real(0.6), Real(0.9)).value(), .transform = Transform::from({Real(13.8), Real(-0.6)}, 0)});
+  reset();
+}
+
+void SlopesView::place_character(Vec2 position) {
+  character_.position = position;
+  const PushOutResult freed = push_out(world_, character_shape_, character_, {.skin = options_.skin});
+  character_ = freed.transform;
+  velocity_ = {};
+  last_move_.reset();
+  trail_.clear();
+}
+
+void SlopesView::reset() { place_character(start_); }
+
+void SlopesView::update(std::span<const Key> held, Real seconds) {
+  Real walk = 0;
+  if (is_held(held, Key::left)) walk -= 1;
+  if (is_held(held, Key::right)) walk += 1;
+  velocity_.x = walk * walk_speed;
+  // A floor stops the fall; from a floor, up or space jumps; in the air gravity accumulates.
+  if (on_floor()) velocity_.y = 0;
+  if (on_floor() && (is_held(held, Key::up) || is_held(held, Key::space))) velocity_.y = jump_speed;
+  velocity_.y = std::max(velocity_.y - gravity * seconds, -max_fall_speed);
+  const Vec2 motion = seconds * velocity_;
+  last_move_ = method_ == SlopeMethod::mover ? move_and_slide(world_, character_shape_, character_, motion, options_)
+                                             : exit_vector_move(world_, character_shape_, character_, motion, options_);
+  character_ = last_move_->transform;
+  if (last_move_->on_ceiling && velocity_.y > 0) velocity_.y = 0;  // a head bump ends the jump
+  trail_.push_back(character_.position);
+  if (trail_.size() > trail_length) trail_.erase(trail_.begin());
+}
+
+void SlopesView::key_pressed(Key key) {
+  if (key == Key::m) set_method(method_ == SlopeMethod::mover ? SlopeMethod::exit_vector : SlopeMethod::mover);
+  if (key == Key::r) reset();
+}
+
+int SlopesView::body_at(Vec2 world) const { return contains(character_shape_, character_, world) ? 0 : -1; }
+
+void SlopesView::move_body(int body, Vec2 delta) {
+  if (body == 0) place_character(character_.position + delta);
+}
+
+Camera SlopesView::initial_camera(int width, int height) const { return Camera{{0, Real(0.5)}, width / 36.0, width, height}; }
+
+void SlopesView::draw(DrawList& list, std::vector<std::string>& info) const {
+  // The terrain and the crates as the SVG pictures draw obstacles; draw_shape draws the cuts
+  // between the terrain's pieces faintly.
+  const std::vector<BodyHandle> bodies = world_.bodies();
+  for (BodyHandle body : bodies) {
+    const BodyDefinition& definition = *world_.find(body);
+    draw_shape(list, definition.shape, definition.transform, palette::apart, palette::apart_outline);
+  }
+  // What each part of the terrain is, written next to it.
+  for (const SlopeLabel& label : labels_) {
+    list.add(Text{label.text, Anchor::world, label.at.x, label.at.y, label.offset_x_pixels, label.offset_y_pixels, 13, palette::grid_label});
+  }
+  if (trail_.size() >= 2) list.add(Polyline{trail_, false, palette::path, 2});
+  draw_shape(list, character_shape_, character_, palette::mover, palette::mover_outline);
+  if (last_move_) {
+    for (const MoveHit& hit : last_move_->hits) {
+      list.add(Arrow{hit.point, hit.point + normal_length * hit.normal, palette::normal_arrow, 2.5});
+      list.add(Dot{hit.point, 3.5, palette::contact});
+    }
+  }
+
+  const std::size_t pieces = std::get<Compound>(world_.find(terrain_)->shape).children().size();
+  info.push_back("View 3: slopes. The terrain is one concave outline cut into " + std::to_string(pieces) +
+                 " convex pieces (faint lines: the cuts); the character is a box.");
+  info.push_back(method_ == SlopeMethod::mover
+                     ? "method: move_and_slide: casts, keeps a 0.01 skin, slides; floors carry the weight, steps up to 0.3, snaps to slopes"
+                     : "method: exit vector (minkowski_exit): moves, backs out along the motion, slides; no floor rule, so it creeps down slopes");
+  const std::optional<MoveResult>& move = last_move_;
+  std::string state = "on floor: " + yes_no(move && move->on_floor);
+  if (move && move->floor_normal) {
+    const double slope = std::acos(std::clamp(double(dot(*move->floor_normal, options_.up)), -1.0, 1.0)) * 180 / std::numbers::pi;
+    state += " (normal " + format_vector(*move->floor_normal) + ", a " + format_number(static_cast<Real>(slope)) + " deg slope)";
+  }
+  state += "; on wall: " + yes_no(move && move->on_wall) + "; on ceiling: " + yes_no(move && move->on_ceiling);
+  info.push_back(state);
+  info.push_back("at " + format_vector(character_.position) + ", velocity " + format_vector(velocity_) +
+                 (move ? "; last move: " + io::count_of(move->hits.size(), "hit", "hits") + " (purple: normals), " +
+                             io::count_of(static_cast<std::size_t>(move->iterations), "round", "rounds")
+                       : std::string()));
+}
+
+std::vector<std::string> SlopesView::help() const {
+  return {"left/right: walk, up or space: jump", "M: move_and_slide or the exit-vector method, R: back to the start",
+          "left drag: move the character"};
+}
+
 // ---------------------------------------------------------------- view 5: scene
 
 SceneView::SceneView(io::Scene scene, std::string path) : scene_(std::move(scene)), path_(std::move(path)) {
@@ -555,6 +785,7 @@ std::vector<std::string> SceneView::help() const { return {"left drag: move a bo
 std::optional<ViewKind> view_from_name(std::string_view name) {
   if (name == "boxes") return ViewKind::boxes;
   if (name == "minkowski") return ViewKind::minkowski;
+  if (name == "slopes") return ViewKind::slopes;
   if (name == "scene") return ViewKind::scene;
   return std::nullopt;
 }
@@ -563,6 +794,7 @@ std::string_view view_name(ViewKind view) {
   switch (view) {
     case ViewKind::boxes: return "boxes";
     case ViewKind::minkowski: return "minkowski";
+    case ViewKind::slopes: return "slopes";
     case ViewKind::scene: return "scene";
   }
   return "?";
@@ -571,7 +803,8 @@ std::string_view view_name(ViewKind view) {
 Demo::Demo(ViewKind view, std::optional<SceneView> scene, int width, int height) : view_(view), scene_(std::move(scene)) {
   cameras_[0] = boxes_.initial_camera(width, height);
   cameras_[1] = minkowski_.initial_camera(width, height);
-  cameras_[2] = scene_ ? scene_->initial_camera(width, height) : Camera{{0, 0}, 60, width, height};
+  cameras_[2] = slopes_.initial_camera(width, height);
+  cameras_[3] = scene_ ? scene_->initial_camera(width, height) : Camera{{0, 0}, 60, width, height};
 }
 
 void Demo::set_view(ViewKind view) {
@@ -583,6 +816,7 @@ void Demo::key_pressed(Key key) {
   switch (key) {
     case Key::view_1: set_view(ViewKind::boxes); return;
     case Key::view_2: set_view(ViewKind::minkowski); return;
+    case Key::view_3: set_view(ViewKind::slopes); return;
     case Key::view_5: set_view(ViewKind::scene); return;
     case Key::h: show_help_ = !show_help_; return;
     case Key::plus:
@@ -595,6 +829,7 @@ void Demo::key_pressed(Key key) {
   }
   if (view_ == ViewKind::boxes) boxes_.key_pressed(key);
   if (view_ == ViewKind::minkowski) minkowski_.key_pressed(key);
+  if (view_ == ViewKind::slopes) slopes_.key_pressed(key);
 }
 
 void Demo::update(std::span<const Key> held, Real seconds) {
@@ -606,6 +841,7 @@ void Demo::update(std::span<const Key> held, Real seconds) {
   if (dx != 0 || dy != 0) active_camera().pan_pixels(dx * pan_speed * seconds, dy * pan_speed * seconds);
   if (view_ == ViewKind::boxes) boxes_.update(held, seconds);
   if (view_ == ViewKind::minkowski) minkowski_.update(held, seconds);
+  if (view_ == ViewKind::slopes) slopes_.update(held, seconds);
 }
 
 void Demo::mouse_pressed(MouseButton button, ScreenPoint at) {
@@ -618,6 +854,7 @@ void Demo::mouse_pressed(MouseButton button, ScreenPoint at) {
   switch (view_) {
     case ViewKind::boxes: dragged_body_ = boxes_.body_at(world); break;
     case ViewKind::minkowski: dragged_body_ = minkowski_.body_at(world); break;
+    case ViewKind::slopes: dragged_body_ = slopes_.body_at(world); break;
     case ViewKind::scene: dragged_body_ = scene_ ? scene_->body_at(world) : -1; break;
   }
 }
@@ -628,6 +865,7 @@ void Demo::mouse_moved(ScreenPoint at) {
     switch (view_) {
       case ViewKind::boxes: boxes_.move_body(dragged_body_, delta); break;
       case ViewKind::minkowski: minkowski_.move_body(dragged_body_, delta); break;
+      case ViewKind::slopes: slopes_.move_body(dragged_body_, delta); break;
       case ViewKind::scene:
         if (scene_) scene_->move_body(dragged_body_, delta);
         break;
@@ -666,6 +904,10 @@ DrawList Demo::draw() const {
       minkowski_.draw(list, info);
       help = minkowski_.help();
       break;
+    case ViewKind::slopes:
+      slopes_.draw(list, info);
+      help = slopes_.help();
+      break;
     case ViewKind::scene:
       if (scene_) {
         scene_->draw(list, info);
@@ -677,7 +919,7 @@ DrawList Demo::draw() const {
   }
   if (show_help_) {
     std::vector<std::string> lines = {"collide2d demo: view " + std::string(view_name(view_)),
-                                      "1: boxes   2: minkowski   5: scene"};
+                                      "1: boxes   2: minkowski   3: slopes   5: scene"};
     lines.insert(lines.end(), help.begin(), help.end());
     lines.push_back("WASD or right/middle drag: pan; wheel or +/-: zoom");
     lines.push_back("H: hide this help");

@@ -3,6 +3,8 @@
 // Outline: Key (the keys the demo reacts to) and its names; BoxesView (view 1: the red and green
 // box, push-out by penetration()); MinkowskiView (view 2: two shapes from a catalogue, their
 // Minkowski difference and the steps of GJK, EPA and SAT from the library's own traces);
+// exit_vector_move and SlopesView (view 3: a character walking and jumping on one concave
+// terrain outline, moved by move_and_slide or by the original exit-vector method);
 // SceneView (view 5: a scene file's bodies with the io library's pair report); Demo (the current
 // view, one camera per view, keyboard and mouse input, the grid and the help panel). Every view
 // describes its frame as a DrawList; the window program only paints it.
@@ -19,25 +21,28 @@
 #include "collide2d/io/pairs.hpp"
 #include "collide2d/io/scene.hpp"
 #include "collide2d/penetration.hpp"
+#include "collide2d/response.hpp"
+#include "collide2d/world.hpp"
 #include "drawing.hpp"
 
 namespace collide2d::demo {
 
 /// The keys the demo reacts to (the window program maps its key codes to these).
 enum class Key {
-  left, right, up, down,           ///< arrows: move the green box (view 1) or shape B (view 2)
+  left, right, up, down,           ///< arrows: move the green box (view 1) or shape B (view 2); walk and jump (view 3)
   a, d, s, w,                      ///< pan left, right, down, up
   i, o,                            ///< rotate: I the red box / shape A, O the green box / shape B
   p,                               ///< view 1: push-out on or off
   n, b,                            ///< view 2: next step, back one step
   g, e, t,                         ///< view 2: show GJK, EPA or SAT (separating axes Tried)
   z, c,                            ///< view 2: next shape for A (Z) or B (C)
+  m, r, space,                     ///< view 3: switch the method (M), back to the start (R), jump (space)
   h,                               ///< help panel on or off
   plus, minus,                     ///< zoom in or out about the window's centre
-  view_1, view_2, view_5,          ///< number keys: switch to view 1, 2 or 5
+  view_1, view_2, view_3, view_5,  ///< number keys: switch to view 1, 2, 3 or 5
 };
 
-/// The key of a name used in --keys scripts ("left", "i", "1", "plus", ...); empty for unknown names.
+/// The key of a name used in --keys scripts ("left", "i", "1", "plus", "space", ...); empty for unknown names.
 std::optional<Key> key_from_name(std::string_view name);
 /// The script name of a key ("left", "i", "1", ...).
 std::string_view key_name(Key key);
@@ -207,6 +212,119 @@ class MinkowskiView {
   std::optional<SatAxis> sat_result_;
 };
 
+/// The original exit-vector method, one frame of it: move `shape` by the whole `motion`; if it
+/// then overlaps bodies of the world, back it out along the motion to the first one it met
+/// (minkowski_exit, the largest fraction) and move it on by the exit's slide, for at most
+/// options.max_iterations rounds (the last round's slide is not made, so it ends touching, never
+/// overlapping). Nothing is cast, so a motion longer than a body is thick can pass through it, and
+/// the slide keeps the part of gravity along a slope. Reported as move_and_slide reports: floor,
+/// wall and ceiling from the exit normals against options.up and options.max_floor_angle; each
+/// exit a hit (its point: the closest point of the body at the touching pose); the path. Of
+/// `options` it uses up, max_floor_angle, max_iterations and filter; skin, snapping and steps are
+/// the mover's own.
+MoveResult exit_vector_move(const World& world, const Shape& shape, const Transform& transform, Vec2 motion, const MoveOptions& options = {});
+
+/// A name view 3 writes next to a feature of its terrain ("20 deg", "step", ...).
+struct SlopeLabel {
+  std::string text;              ///< the name
+  Vec2 at;                       ///< the world point it belongs to
+  double offset_x_pixels = 0;    ///< the text's top-left corner this many pixels right of `at`
+  double offset_y_pixels = 0;    ///< ... and this many pixels below it
+};
+
+/// How view 3 moves its character each frame.
+enum class SlopeMethod {
+  mover,        ///< move_and_slide: casts with a skin, floors carry the weight, steps and snapping
+  exit_vector,  ///< exit_vector_move: move, then back out along the motion and slide (the original method)
+};
+
+/// The name view 3 shows for a method ("move_and_slide", "exit vector (minkowski_exit)").
+std::string_view method_name(SlopeMethod method);
+
+/// View 3: a box character on terrain (slopes of 20, 35 and 60 degrees, a step, a valley, a
+/// ledge over a drop, walls at both ends: one concave outline cut into convex pieces) and two
+/// crates. Left and right walk, up or space jumps; the model integrates the velocity (gravity
+/// accumulates while airborne and is reset on a floor) and moves the character each frame by
+/// move_and_slide or, after M, by the exit-vector method, so the two can be compared.
+class SlopesView {
+ public:
+  /// Walking speed, world units per second.
+  static constexpr Real walk_speed = 5;
+  /// Gravity, world units per second squared.
+  static constexpr Real gravity = 25;
+  /// Upward speed of a jump, world units per second (a jump rises about 1.6 units).
+  static constexpr Real jump_speed = 9;
+  /// The fastest fall, world units per second.
+  static constexpr Real max_fall_speed = 20;
+
+  /// The level with the character standing at its start, on the flat ground at the left, using the mover.
+  SlopesView();
+
+  /// The world: body 0 is the terrain, then the crates.
+  const World& world() const { return world_; }
+  /// The terrain's handle in world().
+  BodyHandle terrain() const { return terrain_; }
+  /// The terrain's top surface, left to right: the points of its outline from the top of the left
+  /// wall to the top of the right wall (the underside of the ledge included), world units.
+  const std::vector<Vec2>& surface() const { return surface_; }
+  /// The character's shape: a box 0.7 wide and 1.4 tall about its centre (a flat bottom, so it
+  /// lands on a step's top face and the mover's step climbing works at walking speed).
+  const Shape& character_shape() const { return character_shape_; }
+  /// Where the character is.
+  const Transform& character() const { return character_; }
+  /// Its velocity, world units per second.
+  Vec2 velocity() const { return velocity_; }
+  /// The options the mover (and the floor test of the exit-vector method) uses.
+  const MoveOptions& move_options() const { return options_; }
+  /// What the last frame's move reported (empty before the first frame and after a reset or a drag).
+  const std::optional<MoveResult>& last_move() const { return last_move_; }
+  /// True when the last move ended on a floor.
+  bool on_floor() const { return last_move_ && last_move_->on_floor; }
+
+  /// The method in use.
+  SlopeMethod method() const { return method_; }
+  /// Switches the method, keeping the character where it is.
+  void set_method(SlopeMethod method) { method_ = method; }
+  /// Puts the character's centre at `position` at rest (pushed out of anything it would overlap)
+  /// and forgets the last move and the trail.
+  void place_character(Vec2 position);
+  /// Back to the start: the character at rest at its starting point.
+  void reset();
+
+  /// One frame: left and right set the walking velocity, up or space starts a jump from a floor,
+  /// gravity acts, then the method moves the character by velocity * seconds.
+  void update(std::span<const Key> held, Real seconds);
+  /// A key going down: M switches the method, R resets.
+  void key_pressed(Key key);
+
+  /// 0 when the world point is on the character, otherwise -1 (the terrain and crates stay put).
+  int body_at(Vec2 world) const;
+  /// Moves the character (body 0) by a world vector; it is put at rest and out of the terrain.
+  void move_body(int body, Vec2 delta);
+
+  /// The starting camera: the whole level across the window.
+  Camera initial_camera(int width, int height) const;
+  /// The frame: the terrain's pieces with faint cuts, the crates, the character's recent trail,
+  /// the character, the last move's hit points and normals, and the floor, wall and ceiling state.
+  void draw(DrawList& list, std::vector<std::string>& info) const;
+  /// Key help lines of this view.
+  std::vector<std::string> help() const;
+
+ private:
+  World world_;
+  BodyHandle terrain_;
+  std::vector<Vec2> surface_;
+  std::vector<SlopeLabel> labels_;  // a name at each feature of the terrain
+  Shape character_shape_;
+  Transform character_;
+  Vec2 start_;
+  Vec2 velocity_;
+  MoveOptions options_;
+  SlopeMethod method_ = SlopeMethod::mover;
+  std::optional<MoveResult> last_move_;
+  std::vector<Vec2> trail_;  // the character's last positions, oldest first
+};
+
 /// View 5: the bodies of a scene file; dragging one updates the pairs as `collide2d pairs`
 /// reports them (io::find_pairs).
 class SceneView {
@@ -237,15 +355,15 @@ class SceneView {
   std::vector<io::PairReport> pairs_;
 };
 
-/// Which view is shown.
-enum class ViewKind { boxes, minkowski, scene };
+/// Which view is shown (in the order of their number keys).
+enum class ViewKind { boxes, minkowski, slopes, scene };
 
-/// The view of a --view name ("boxes", "minkowski", "scene"); empty for unknown names.
+/// The view of a --view name ("boxes", "minkowski", "slopes", "scene"); empty for unknown names.
 std::optional<ViewKind> view_from_name(std::string_view name);
 /// The --view name of a view.
 std::string_view view_name(ViewKind view);
 
-/// The whole demo: the three views, which one is shown, a camera per view, and input.
+/// The whole demo: the four views, which one is shown, a camera per view, and input.
 class Demo {
  public:
   /// A demo showing `view` in a window of `width` by `height` pixels; view 5 shows `scene` when given.
@@ -259,6 +377,8 @@ class Demo {
   BoxesView& boxes() { return boxes_; }
   /// View 2.
   MinkowskiView& minkowski() { return minkowski_; }
+  /// View 3.
+  SlopesView& slopes() { return slopes_; }
   /// View 5, when a scene was given.
   SceneView* scene() { return scene_ ? &*scene_ : nullptr; }
   /// The camera of the view shown.
@@ -288,8 +408,9 @@ class Demo {
   ViewKind view_;
   BoxesView boxes_;
   MinkowskiView minkowski_;
+  SlopesView slopes_;
   std::optional<SceneView> scene_;
-  std::array<Camera, 3> cameras_;
+  std::array<Camera, 4> cameras_;
   bool show_help_ = true;
   int dragged_body_ = -1;                 // the body the left button holds, or -1
   bool panning_ = false;                  // right or middle button held

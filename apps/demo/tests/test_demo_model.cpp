@@ -4,6 +4,9 @@
 // Outline: view 1 (arrows and I/O move and turn the right box; push-out by penetration() leaves
 // the pair touching, never overlapping; dragging); view 2 (step counts equal the library's trace
 // lengths, N and B walk them, the difference holds the origin exactly when overlap() says so);
+// view 3 (exit_vector_move against minkowski_exit; the character walks flat ground and the gentle
+// slope, never overlaps the terrain, stands still on slopes with the mover and creeps with the
+// exit vector, cannot walk up 60 degrees, jumps and lands; M, R, 3 and dragging; the drawing);
 // view 5 (the pairs of every shipped scene equal io::find_pairs, before and after a drag); the
 // camera; the command line and key scripts.
 #include <gtest/gtest.h>
@@ -11,7 +14,9 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <numbers>
 
+#include "collide2d/decompose.hpp"
 #include "collide2d/distance.hpp"
 #include "collide2d/overlap.hpp"
 #include "model/options.hpp"
@@ -29,6 +34,9 @@ template <class View>
 void hold(View& view, std::vector<Key> held, int frames) {
   for (int i = 0; i < frames; ++i) view.update(held, frame);
 }
+
+/// parse_options over a list of arguments.
+Result<Options, OptionsError> parse(std::vector<std::string_view> arguments) { return parse_options(arguments); }
 
 /// The pair is not overlapping: apart, or touching within penetration()'s own band.
 bool not_overlapping(const BoxesView& boxes) {
@@ -288,6 +296,438 @@ TEST(MinkowskiView, ZAndCCycleTheShapesAndSatNeedsPolygons) {
   EXPECT_EQ(view.step_count(), 0);
 }
 
+// ---------------------------------------------------------------- view 3
+
+/// A piece of view 3's terrain surface, from its left end to its right end.
+struct SurfacePiece {
+  Vec2 left;
+  Vec2 right;
+  /// The surface's height at x, for left.x <= x <= right.x.
+  Real height_at(Real x) const { return left.y + (x - left.x) / (right.x - left.x) * (right.y - left.y); }
+};
+
+/// The pieces of the surface that rise or fall at `degrees` (within half a degree), left to right.
+std::vector<SurfacePiece> surface_pieces_at(const SlopesView& view, double degrees) {
+  std::vector<SurfacePiece> pieces;
+  const std::vector<Vec2>& surface = view.surface();
+  for (std::size_t i = 0; i + 1 < surface.size(); ++i) {
+    Vec2 left = surface[i], right = surface[i + 1];
+    if (right.x < left.x) std::swap(left, right);
+    const double angle = std::atan2(std::abs(double(right.y - left.y)), double(right.x - left.x)) * 180 / std::numbers::pi;
+    if (std::abs(angle - degrees) < 0.5) pieces.push_back({left, right});
+  }
+  return pieces;
+}
+
+/// The character's half width and half height (its shape is a box).
+constexpr Real half_width = Real(0.35), half_height = Real(0.7);
+
+/// Depth of the character's overlap with a body of view 3's world; 0 when apart.
+Real overlap_depth(const SlopesView& view, BodyHandle body) {
+  const BodyDefinition& definition = *view.world().find(body);
+  const std::optional<Penetration> found = penetration(definition.shape, definition.transform, view.character_shape(), view.character());
+  return found ? found->depth : 0;
+}
+
+/// Overlap beyond this (a tenth of the mover's skin) would be a character inside the terrain.
+constexpr Real overlap_band = Real(1e-3);
+
+TEST(ExitVectorMove, BacksOutAlongTheMotionToTheFirstContactAndSlides) {
+  // A 30-degree slope (a long box turned) and a box dropped diagonally into it.
+  World world;
+  const Shape slope = make_box(20, 1).value();
+  const Transform slope_at = Transform::from({Real(0.5), Real(-0.866)}, Real(std::numbers::pi / 6));
+  world.add({.shape = slope, .transform = slope_at});
+  const Shape box = make_box(Real(0.5), Real(0.5)).value();
+  const Transform start = Transform::from({0, 2}, 0);
+  const Vec2 motion{Real(0.6), Real(-2.5)};
+  Transform moved = start;
+  moved.position = start.position + motion;
+  ASSERT_TRUE(overlap(slope, slope_at, box, moved));
+  const MinkowskiExit exit = minkowski_exit(slope, slope_at, box, moved, motion).value();
+
+  // One round: moved, backed out by the exit, and the slide not made.
+  const MoveResult one = exit_vector_move(world, box, start, motion, {.max_iterations = 1});
+  const Vec2 touching = moved.position + exit.translation_b;
+  EXPECT_NEAR(one.transform.position.x, touching.x, 1e-6);
+  EXPECT_NEAR(one.transform.position.y, touching.y, 1e-6);
+  EXPECT_EQ(one.status, IterationStatus::iteration_cap);
+  ASSERT_EQ(one.hits.size(), 1u);
+  EXPECT_EQ(one.hits[0].body, world.bodies()[0]);
+  EXPECT_EQ(one.hits[0].normal, exit.normal);
+  EXPECT_NEAR(one.hits[0].normal.x, -0.5, 1e-4);  // the slope's normal, from the slope toward the box
+  EXPECT_NEAR(one.hits[0].normal.y, 0.866, 1e-4);
+  EXPECT_LT(distance(slope, slope_at, box, one.transform).distance, 1e-3);  // touching
+  EXPECT_TRUE(one.on_floor);
+  ASSERT_TRUE(one.floor_normal);
+  EXPECT_EQ(*one.floor_normal, exit.normal);
+  const Vec2 made = one.transform.position - start.position;
+  EXPECT_NEAR(one.remaining.x, motion.x - made.x, 1e-6);
+  EXPECT_NEAR(one.remaining.y, motion.y - made.y, 1e-6);
+
+  // Two rounds: the slide along the slope is made too (it goes into nothing), which takes the
+  // part of gravity along the slope with it: down the slope, to the left.
+  const MoveResult two = exit_vector_move(world, box, start, motion, {.max_iterations = 2});
+  EXPECT_NEAR(two.transform.position.x, touching.x + exit.slide.x, 1e-5);
+  EXPECT_NEAR(two.transform.position.y, touching.y + exit.slide.y, 1e-5);
+  EXPECT_LT(exit.slide.x, 0);
+  EXPECT_NEAR(dot(exit.slide, exit.normal), 0, 1e-5);
+  EXPECT_EQ(two.status, IterationStatus::converged);
+  ASSERT_EQ(two.path.size(), 3u);
+  EXPECT_EQ(two.path[1], one.transform.position);
+  EXPECT_FALSE(overlap(slope, slope_at, box, two.transform) &&
+               penetration(slope, slope_at, box, two.transform)->depth > overlap_band);
+
+  // A body the filter ignores is passed through; a motion that meets nothing is made whole; a wall is a wall.
+  QueryFilter ignore_slope;
+  ignore_slope.ignore = world.bodies()[0];
+  const MoveResult ignored = exit_vector_move(world, box, start, motion, {.filter = ignore_slope});
+  EXPECT_EQ(ignored.transform.position, moved.position);
+  EXPECT_TRUE(ignored.hits.empty());
+  const MoveResult free = exit_vector_move(world, box, start, {1, 0});
+  EXPECT_EQ(free.transform.position, (start.position + Vec2{1, 0}));
+  EXPECT_TRUE(free.hits.empty());
+  EXPECT_FALSE(free.on_floor || free.on_wall || free.on_ceiling);
+  world.add({.shape = make_box(Real(0.5), 5).value(), .transform = Transform::from({3, 2}, 0)});
+  const MoveResult walled = exit_vector_move(world, box, start, {2, 0});
+  EXPECT_TRUE(walled.on_wall);
+  EXPECT_FALSE(walled.on_floor);
+  EXPECT_NEAR(walled.transform.position.x, 2, 1e-3);  // the wall's face at 2.5, the box's half width 0.5
+}
+
+TEST(SlopesView, HoldingRightWalksAlongFlatGroundAndUpTheGentleSlopeWithoutStopping) {
+  SlopesView view;
+  const std::vector<SurfacePiece> gentle = surface_pieces_at(view, 20);
+  ASSERT_EQ(gentle.size(), 1u);
+  const SurfacePiece slope = gentle[0];
+  ASSERT_GT(slope.right.y, slope.left.y) << "the slope rises to the right";
+  ASSERT_LT(view.character().position.x, slope.left.x - 2) << "the walk starts on the flat ground";
+  // Up the slope the mover keeps the walk's share along it: cos^2(20 deg) of it horizontally.
+  const Real flat_step = SlopesView::walk_speed * frame;
+  const Real slope_step = flat_step * Real(std::pow(std::cos(std::numbers::pi / 9), 2));
+  int frames = 0, flat_frames = 0, slope_frames = 0;
+  Real slowest = flat_step;
+  while (view.character().position.x - half_width < slope.right.x + 1 && frames < 600) {
+    const Vec2 before = view.character().position;
+    view.update(std::vector<Key>{Key::right}, frame);
+    ++frames;
+    const Vec2 after = view.character().position;
+    slowest = std::min(slowest, after.x - before.x);
+    EXPECT_TRUE(view.on_floor()) << "frame " << frames;
+    if (after.x + half_width < slope.left.x) {
+      // Flat ground: the whole walk, within twice the skin above the ground.
+      EXPECT_NEAR(after.x - before.x, flat_step, 1e-4) << "frame " << frames;
+      EXPECT_GT(after.y - half_height - slope.left.y, 0) << "frame " << frames;
+      EXPECT_LE(after.y - half_height - slope.left.y, 2 * view.move_options().skin) << "frame " << frames;
+      ++flat_frames;
+    } else if (before.x - half_width > slope.left.x && after.x + half_width < slope.right.x) {
+      // On the slope: its lower right corner rests on the slope within twice the skin.
+      EXPECT_NEAR(after.x - before.x, slope_step, 1e-3) << "frame " << frames;
+      const Real gap = after.y - half_height - slope.height_at(after.x + half_width);
+      EXPECT_GT(gap, 0) << "frame " << frames;
+      EXPECT_LT(gap, 2 * view.move_options().skin / std::cos(Real(std::numbers::pi / 9))) << "frame " << frames;
+      ++slope_frames;
+    }
+  }
+  std::cout << frames << " frames: " << flat_frames << " on flat ground, " << slope_frames << " wholly on the slope, slowest step "
+            << slowest << " (flat " << flat_step << ", slope " << slope_step << ")\n";
+  EXPECT_LT(frames, 600) << "it should have walked past the top of the slope";
+  EXPECT_GT(flat_frames, 20);
+  EXPECT_GT(slope_frames, 40);
+  EXPECT_GT(slowest, Real(0.5) * slope_step) << "it slowed down or stopped somewhere";
+}
+
+TEST(SlopesView, NeverEndsAFrameInsideTheTerrainOrACrateWithEitherMethod) {
+  for (SlopeMethod method : {SlopeMethod::mover, SlopeMethod::exit_vector}) {
+    SCOPED_TRACE(std::string(method_name(method)));
+    SlopesView view;
+    view.set_method(method);
+    // Right across the level jumping every 40 frames, then back left, then right again.
+    std::vector<std::pair<std::vector<Key>, int>> script;
+    for (Key direction : {Key::right, Key::left, Key::right}) {
+      for (int i = 0; i < 12; ++i) {
+        script.push_back({{direction}, 38});
+        script.push_back({{direction, Key::up}, 2});
+      }
+    }
+    Real deepest = 0, lowest = 1e9f, highest = -1e9f, leftmost = 1e9f, rightmost = -1e9f;
+    int frames = 0, floor_frames = 0;
+    for (const auto& [keys, count] : script) {
+      for (int i = 0; i < count; ++i, ++frames) {
+        view.update(keys, frame);
+        for (BodyHandle body : view.world().bodies()) {
+          const Real depth = overlap_depth(view, body);
+          deepest = std::max(deepest, depth);
+          EXPECT_LE(depth, overlap_band) << "frame " << frames << " at " << format_vector(view.character().position, 6);
+        }
+        const Vec2 at = view.character().position;
+        lowest = std::min(lowest, at.y);
+        highest = std::max(highest, at.y);
+        leftmost = std::min(leftmost, at.x);
+        rightmost = std::max(rightmost, at.x);
+        floor_frames += view.on_floor();
+      }
+    }
+    std::cout << method_name(method) << ": " << frames << " frames, deepest overlap " << deepest << ", x from " << leftmost << " to "
+              << rightmost << ", y from " << lowest << " to " << highest << ", " << floor_frames << " frames on a floor\n";
+    // It went places: up the slope, over the step and into the valley at least, and it jumped.
+    EXPECT_GT(rightmost, 2);
+    EXPECT_GT(highest, 3);
+    EXPECT_GT(floor_frames, frames / 3);
+  }
+}
+
+TEST(SlopesView, StandsStillOnAGentleSlopeWithTheMoverAndCreepsDownWithTheExitVector) {
+  SlopesView probe;
+  std::vector<SurfacePiece> slopes = surface_pieces_at(probe, 20);
+  const std::vector<SurfacePiece> steeper = surface_pieces_at(probe, 35);
+  slopes.insert(slopes.end(), steeper.begin(), steeper.end());
+  ASSERT_EQ(slopes.size(), 2u);
+  for (const SurfacePiece& slope : slopes) {
+    for (SlopeMethod method : {SlopeMethod::mover, SlopeMethod::exit_vector}) {
+      SCOPED_TRACE(std::string(method_name(method)) + " on the slope from " + format_vector(slope.left));
+      SlopesView view;
+      view.set_method(method);
+      const Real x = Real(0.5) * (slope.left.x + slope.right.x);
+      view.place_character({x, slope.height_at(x) + 2});
+      hold(view, {}, 60);  // falls onto the slope and settles
+      ASSERT_TRUE(view.on_floor());
+      const Vec2 rested = view.character().position;
+      Real farthest = 0;
+      for (int i = 0; i < 200; ++i) {
+        view.update(std::vector<Key>{}, frame);
+        farthest = std::max(farthest, length(view.character().position - rested));
+        EXPECT_LE(overlap_depth(view, view.terrain()), overlap_band);
+      }
+      const Vec2 drift = view.character().position - rested;
+      std::cout << method_name(method) << " on the slope from " << format_vector(slope.left) << ": drift " << format_vector(drift, 4)
+                << " in 200 frames\n";
+      if (method == SlopeMethod::mover) {
+        EXPECT_LT(farthest, 1e-4);
+        EXPECT_TRUE(view.on_floor());
+      } else {
+        // The slide keeps gravity's part along the slope: it creeps downhill.
+        const Real downhill = slope.right.y > slope.left.y ? -drift.x : drift.x;
+        EXPECT_GT(downhill, Real(0.05));
+        EXPECT_LT(drift.y, 0);
+      }
+    }
+  }
+}
+
+TEST(SlopesView, CannotWalkUpTheSlopeSteeperThan45DegreesButWalksUp35) {
+  SlopesView view;
+  const std::vector<SurfacePiece> steep = surface_pieces_at(view, 60);
+  ASSERT_EQ(steep.size(), 1u);
+  const SurfacePiece wall = steep[0];
+  ASSERT_GT(wall.right.y, wall.left.y) << "the steep slope rises to the right, out of the valley";
+  view.place_character({wall.left.x - 1, wall.left.y + half_height + Real(0.3)});
+  hold(view, {}, 30);
+  ASSERT_TRUE(view.on_floor()) << "on the valley floor";
+  const Real floor_y = view.character().position.y;
+  Real highest = floor_y, rightmost = view.character().position.x;
+  for (int i = 0; i < 240; ++i) {
+    view.update(std::vector<Key>{Key::right}, frame);
+    highest = std::max(highest, view.character().position.y);
+    rightmost = std::max(rightmost, view.character().position.x);
+  }
+  std::cout << "against 60 degrees: rightmost " << rightmost << " (the slope's foot at " << wall.left.x << "), highest " << highest
+            << " (floor " << floor_y << ")\n";
+  EXPECT_LT(highest - floor_y, 1e-3) << "it was lifted up the steep slope";
+  EXPECT_LT(rightmost + half_width, wall.left.x + Real(0.05));
+  EXPECT_TRUE(view.on_floor());
+  EXPECT_TRUE(view.last_move()->on_wall);
+  // The valley's other side, 35 degrees, is a floor: left walks up it and out, onto the flat above.
+  const std::vector<SurfacePiece> gentler = surface_pieces_at(view, 35);
+  ASSERT_EQ(gentler.size(), 1u);
+  const Vec2 top = gentler[0].left;
+  int frames = 0;
+  for (; frames < 200 && view.character().position.x - half_width > top.x - 1; ++frames) {
+    view.update(std::vector<Key>{Key::left}, frame);
+    ASSERT_TRUE(view.on_floor()) << "frame " << frames;
+  }
+  EXPECT_LT(frames, 200);
+  EXPECT_GT(view.character().position.y - half_height - top.y, 0);
+  EXPECT_LE(view.character().position.y - half_height - top.y, 2 * view.move_options().skin);
+}
+
+TEST(SlopesView, JumpingLiftsItAndItLandsOnTheFloorAgain) {
+  for (SlopeMethod method : {SlopeMethod::mover, SlopeMethod::exit_vector}) {
+    SCOPED_TRACE(std::string(method_name(method)));
+    SlopesView view;
+    view.set_method(method);
+    hold(view, {}, 10);
+    ASSERT_TRUE(view.on_floor());
+    const Vec2 ground = view.character().position;
+    view.update(std::vector<Key>{Key::up}, frame);
+    EXPECT_FALSE(view.on_floor());
+    EXPECT_GT(view.velocity().y, 0);
+    Real highest = ground.y;
+    int airborne = 1;
+    while (!view.on_floor() && airborne < 200) {
+      view.update(std::vector<Key>{}, frame);
+      highest = std::max(highest, view.character().position.y);
+      ++airborne;
+    }
+    // v^2 / 2g = 1.62 in continuous time; the frame steps take a little off.
+    std::cout << method_name(method) << ": rose " << highest - ground.y << " in a jump of " << airborne << " frames\n";
+    EXPECT_GT(highest - ground.y, Real(1.4));
+    EXPECT_LT(highest - ground.y, Real(1.7));
+    EXPECT_GT(airborne, 30);
+    EXPECT_LT(airborne, 60);
+    EXPECT_TRUE(view.on_floor());
+    EXPECT_NEAR(view.character().position.y, ground.y, 0.02);
+    EXPECT_NEAR(view.character().position.x, ground.x, 1e-5);
+    // Space jumps too.
+    view.update(std::vector<Key>{Key::space}, frame);
+    EXPECT_GT(view.character().position.y, ground.y + Real(0.1));
+  }
+}
+
+TEST(SlopesView, AJumpUnderTheLedgeHitsItsUndersideACeilingAndFallsBack) {
+  for (SlopeMethod method : {SlopeMethod::mover, SlopeMethod::exit_vector}) {
+    SCOPED_TRACE(std::string(method_name(method)));
+    SlopesView view;
+    view.set_method(method);
+    // The ledge's underside: the only level piece of the surface that runs right to left (the
+    // solid is above it).
+    const std::vector<Vec2>& surface = view.surface();
+    std::vector<SurfacePiece> undersides;
+    for (std::size_t i = 0; i + 1 < surface.size(); ++i) {
+      if (surface[i].y == surface[i + 1].y && surface[i + 1].x < surface[i].x) undersides.push_back({surface[i + 1], surface[i]});
+    }
+    ASSERT_EQ(undersides.size(), 1u);
+    const SurfacePiece underside = undersides[0];
+    const Real x = Real(0.5) * (underside.left.x + underside.right.x);
+    view.place_character({x, underside.left.y - 2});
+    hold(view, {}, 60);
+    ASSERT_TRUE(view.on_floor()) << "on the ground under the ledge";
+    const Real ground = view.character().position.y;
+    ASSERT_LT(underside.left.y - (ground + half_height), Real(1.55)) << "a jump would reach the underside";
+    bool bumped = false;
+    Real highest = ground;
+    view.update(std::vector<Key>{Key::up}, frame);
+    for (int i = 0; i < 90 && !view.on_floor(); ++i) {
+      bumped = bumped || view.last_move()->on_ceiling;
+      if (view.last_move()->on_ceiling) {
+        EXPECT_LE(view.velocity().y, 0) << "a head bump ends the rise";
+      }
+      highest = std::max(highest, view.character().position.y);
+      EXPECT_LE(overlap_depth(view, view.terrain()), overlap_band);
+      view.update(std::vector<Key>{}, frame);
+    }
+    EXPECT_TRUE(bumped);
+    EXPECT_LE(highest + half_height, underside.left.y);
+    EXPECT_GT(highest + half_height, underside.left.y - Real(0.1));
+    EXPECT_TRUE(view.on_floor());
+    EXPECT_NEAR(view.character().position.y, ground, 0.02);
+  }
+}
+
+TEST(SlopesView, MSwitchesToTheExitVectorMethodWhichAlsoWalksAndTheDrawingSaysWhich) {
+  Demo demo(ViewKind::slopes, std::nullopt);
+  auto info_mentions = [&](std::string_view text) {
+    const DrawList list = demo.draw();
+    return std::any_of(list.items.begin(), list.items.end(), [&](const DrawItem& item) {
+      const auto* panel = std::get_if<Panel>(&item);
+      return panel != nullptr && std::any_of(panel->lines.begin(), panel->lines.end(),
+                                              [&](const std::string& line) { return line.find(text) != std::string::npos; });
+    });
+  };
+  EXPECT_EQ(demo.slopes().method(), SlopeMethod::mover);
+  EXPECT_TRUE(info_mentions("method: move_and_slide"));
+  demo.key_pressed(Key::m);
+  EXPECT_EQ(demo.slopes().method(), SlopeMethod::exit_vector);
+  EXPECT_TRUE(info_mentions("method: exit vector (minkowski_exit)"));
+  const Vec2 start = demo.slopes().character().position;
+  for (int i = 0; i < 60; ++i) demo.update(std::vector<Key>{Key::right}, frame);
+  const Vec2 walked = demo.slopes().character().position - start;
+  EXPECT_GT(walked.x, 4) << "a second of walking: 5 units on the flat, a little less up the slope";
+  EXPECT_TRUE(demo.slopes().on_floor());
+  EXPECT_TRUE(info_mentions("on floor: yes"));
+  demo.key_pressed(Key::m);
+  EXPECT_EQ(demo.slopes().method(), SlopeMethod::mover);
+  EXPECT_EQ(demo.slopes().character().position, start + walked) << "switching keeps the character where it is";
+  demo.key_pressed(Key::r);
+  EXPECT_EQ(demo.slopes().character().position, start);
+  EXPECT_FALSE(demo.slopes().last_move());
+}
+
+TEST(SlopesView, KeyThreeAndTheViewOptionSelectItAndDraggingMovesTheCharacter) {
+  Demo demo(ViewKind::boxes, std::nullopt);
+  demo.key_pressed(Key::view_3);
+  ASSERT_EQ(demo.view(), ViewKind::slopes);
+  EXPECT_EQ(parse({"--view", "slopes"}).value().view, ViewKind::slopes);
+  EXPECT_EQ(view_from_name("slopes"), ViewKind::slopes);
+  EXPECT_EQ(view_name(ViewKind::slopes), "slopes");
+  for (Key key : {Key::m, Key::r, Key::space, Key::view_3}) EXPECT_EQ(key_from_name(key_name(key)), key);
+  EXPECT_EQ(key_from_name("space"), Key::space);
+  EXPECT_EQ(key_from_name("3"), Key::view_3);
+  // The whole level is in view.
+  for (Vec2 point : demo.slopes().surface()) {
+    const ScreenPoint at = demo.camera().to_screen(point);
+    EXPECT_GE(at.x, 0);
+    EXPECT_LE(at.x, 1200);
+    EXPECT_GT(at.y, 200) << "below the help panel";
+    EXPECT_LT(at.y, 600) << "above the numbers";
+  }
+  // Drag the character 80 pixels up: it moves with the mouse and stops.
+  for (int i = 0; i < 20; ++i) demo.update(std::vector<Key>{Key::right}, frame);
+  const Vec2 before = demo.slopes().character().position;
+  const ScreenPoint grab = demo.camera().to_screen(before);
+  demo.mouse_pressed(MouseButton::left, grab);
+  demo.mouse_moved({grab.x, grab.y - 80});
+  demo.mouse_released(MouseButton::left);
+  EXPECT_NEAR(demo.slopes().character().position.y - before.y, 80 / demo.camera().pixels_per_unit, 1e-4);
+  EXPECT_NEAR(demo.slopes().character().position.x, before.x, 1e-5);
+  EXPECT_EQ(demo.slopes().velocity(), Vec2{});
+  // Dropped into the ground it is pushed out; the terrain is not dragged.
+  const ScreenPoint inside = demo.camera().to_screen(demo.slopes().character().position);
+  demo.mouse_pressed(MouseButton::left, inside);
+  demo.mouse_moved({inside.x, inside.y + 120});
+  demo.mouse_released(MouseButton::left);
+  EXPECT_LE(overlap_depth(demo.slopes(), demo.slopes().terrain()), overlap_band);
+  const Transform terrain = demo.slopes().world().find(demo.slopes().terrain())->transform;
+  const ScreenPoint ground = demo.camera().to_screen({-12, -2});
+  demo.mouse_pressed(MouseButton::left, ground);
+  demo.mouse_moved({ground.x + 50, ground.y});
+  demo.mouse_released(MouseButton::left);
+  EXPECT_EQ(demo.slopes().world().find(demo.slopes().terrain())->transform, terrain);
+}
+
+TEST(SlopesView, DrawsEveryTerrainPieceWithFaintCutsTheCharacterAndOneNormalPerHit) {
+  Demo demo(ViewKind::slopes, std::nullopt);
+  for (int i = 0; i < 5; ++i) demo.update(std::vector<Key>{}, frame);
+  const SlopesView& view = demo.slopes();
+  ASSERT_TRUE(view.last_move());
+  ASSERT_FALSE(view.last_move()->hits.empty()) << "standing, gravity meets the floor every frame";
+  const auto& terrain = std::get<Compound>(view.world().find(view.terrain())->shape);
+  ASSERT_GE(terrain.children().size(), 5u) << "the outline is cut into pieces";
+  const DrawList list = demo.draw();
+  int obstacle_fills = 0, character_fills = 0, normals = 0, cuts = 0;
+  for (const DrawItem& item : list.items) {
+    if (const auto* polygon = std::get_if<FilledPolygon>(&item)) {
+      obstacle_fills += polygon->fill == palette::apart;
+      character_fills += polygon->fill == palette::mover;
+    } else if (const auto* arrow = std::get_if<Arrow>(&item)) {
+      normals += arrow->colour == palette::normal_arrow;
+    } else if (const auto* line = std::get_if<Polyline>(&item)) {
+      cuts += line->colour.alpha < 255 && line->colour.red == palette::apart_outline.red && line->width_pixels <= 1;
+    }
+  }
+  EXPECT_EQ(obstacle_fills, static_cast<int>(terrain.children().size()) + 2) << "every piece and the two crates";
+  EXPECT_EQ(character_fills, 1);
+  EXPECT_EQ(normals, static_cast<int>(view.last_move()->hits.size()));
+  // Every cut is an edge of the two pieces it separates: drawn twice, once from each side.
+  int internal_edges = 0;
+  for (std::size_t i = 0; i < terrain.children().size(); ++i) {
+    const Polygon& piece = std::get<Polygon>(terrain.children()[i].shape);
+    for (int edge = 0; edge < piece.count(); ++edge) internal_edges += terrain.is_internal_edge(static_cast<int>(i), edge);
+  }
+  EXPECT_EQ(cuts, internal_edges);
+  EXPECT_GE(cuts, 2 * (static_cast<int>(terrain.children().size()) - 1));
+}
+
 // ---------------------------------------------------------------- view 5
 
 std::vector<std::filesystem::path> shipped_scenes() {
@@ -399,8 +839,6 @@ TEST(Demo, WasdAndRightDragPanWheelZooms) {
   EXPECT_EQ(demo.boxes().green(), green) << "switching views keeps each view's state";
 }
 
-Result<Options, OptionsError> parse(std::vector<std::string_view> arguments) { return parse_options(arguments); }
-
 TEST(Options, ReadsEveryOption) {
   Result<Options, OptionsError> parsed = parse({"--view", "minkowski", "--scene", "a.json", "--frames", "40", "--screenshot", "out.png",
                                                 "--keys", "right:30,i+o:5,wait:2,n:1", "--no-push-out"});
@@ -419,7 +857,7 @@ TEST(Options, ReadsEveryOption) {
 
 TEST(Options, RefusesBadInputWithAMessage) {
   const std::vector<std::pair<std::vector<std::string_view>, std::string>> cases = {
-      {{"--view", "slopes"}, "unknown view"},
+      {{"--view", "playground"}, "unknown view"},
       {{"--view"}, "needs a value"},
       {{"--frames", "0"}, "whole number"},
       {{"--frames", "12x"}, "whole number"},
@@ -432,7 +870,7 @@ TEST(Options, RefusesBadInputWithAMessage) {
       {{"--frames", "5", "--keys", "right"}, "NAME:FRAMES"},
       {{"--frames", "5", "--keys", "right:0"}, "whole number"},
       {{"--frames", "5", "--keys", "right:2,,i:1"}, "NAME:FRAMES"},
-      {{"--frames", "5", "--keys", "3:1"}, "unknown key '3'"},
+      {{"--frames", "5", "--keys", "4:1"}, "unknown key '4'"},
       {{"--scene", ""}, "file name"},
       {{"--fast"}, "unknown argument"},
   };

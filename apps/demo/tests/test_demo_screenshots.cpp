@@ -3,19 +3,23 @@
 // Outline: running the demo (through xvfb-run for screenshots, directly for bad input) and
 // reading its PNG with SFML; pixel colours predicted from the model's palette (painted_over);
 // view 1 with and without push-out; view 2's origin marker inside the drawn difference exactly
-// when overlap() says so; view 5 opening every shipped scene; exit code 2 on bad input.
+// when overlap() says so; view 3's character drawn where the model, replaying the same keys, puts
+// it, with either method; view 5 opening every shipped scene; exit code 2 on bad input.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <SFML/Graphics/Image.hpp>
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <numbers>
 #include <sstream>
+#include <tuple>
 
 #include "collide2d/overlap.hpp"
+#include "model/options.hpp"
 #include "model/views.hpp"
 
 namespace {
@@ -175,6 +179,104 @@ TEST_F(DemoScreenshots, MinkowskiOriginIsInsideTheDrawnDifferenceExactlyWhenTheS
   EXPECT_EQ(outside_cases, 1);
 }
 
+/// View 3 after a key script, run through the model frame by frame as the window program runs it.
+struct SlopesReplay {
+  Vec2 character;             // where the character ends
+  std::vector<MoveHit> hits;  // the hits of the last frame's move, whose normals are drawn
+  Camera camera;              // view 3's camera
+};
+
+SlopesReplay replay_slopes(const std::string& keys, int frames) {
+  const KeyScript script = parse_key_script(keys).value();
+  Demo demo(ViewKind::slopes, std::nullopt, 1200, 800);
+  for (int frame = 0; frame < frames; ++frame) {
+    const ScriptFrame now = script.at(frame);
+    for (Key key : now.pressed) demo.key_pressed(key);
+    demo.update(now.held, Real(1) / 60);
+  }
+  const SlopesView& view = demo.slopes();
+  return {view.character().position, view.last_move() ? view.last_move()->hits : std::vector<MoveHit>{}, demo.camera()};
+}
+
+/// How many pixels of the 7 by 7 block around a world point show `colour`.
+int block_matches(const sf::Image& image, const Camera& camera, Vec2 world, Colour colour) {
+  const ScreenPoint at = camera.to_screen(world);
+  int matches = 0;
+  for (int dy = -3; dy <= 3; ++dy) {
+    for (int dx = -3; dx <= 3; ++dx) {
+      matches += near(image.getPixel(unsigned(std::lround(at.x) + dx), unsigned(std::lround(at.y) + dy)), colour);
+    }
+  }
+  return matches;
+}
+
+// View 3's fills as the screen shows them: the character and the terrain, each over the background.
+const Colour character_alone = painted_over(palette::mover, palette::background);
+const Colour terrain_alone = painted_over(palette::apart, palette::background);
+
+/// A point inside the character (a box 0.7 by 1.4) above its centre, so clear of its trail, which
+/// ends at the centre coming from the side: of a few such points, the one farthest from the drawn
+/// hit normals (segments 2 units long from each hit point).
+Vec2 inside_character(const SlopesReplay& replay) {
+  Vec2 best = replay.character;
+  Real best_clearance = -1;
+  for (Real dx : {Real(-0.17), Real(0), Real(0.17)}) {
+    for (Real dy : {Real(0.3), Real(0.5)}) {
+      const Vec2 point = replay.character + Vec2{dx, dy};
+      Real clearance = 1e9f;
+      for (const MoveHit& hit : replay.hits) {
+        const Vec2 along = 2 * hit.normal;
+        const Real t = std::clamp(dot(point - hit.point, along) / dot(along, along), Real(0), Real(1));
+        clearance = std::min(clearance, length(point - (hit.point + t * along)));
+      }
+      if (clearance > best_clearance) {
+        best = point;
+        best_clearance = clearance;
+      }
+    }
+  }
+  EXPECT_GT(best_clearance, Real(0.2)) << "no point of the character is clear of the normals";
+  return best;
+}
+
+TEST_F(DemoScreenshots, SlopesWalkShowsTheCharacterOnTheTerrainWithItsHitNormals) {
+  // Up the 20-degree slope, a jump over the step, down 35 degrees into the valley, against the
+  // 60-degree side: standing on the valley floor against a wall, two hits.
+  const std::string keys = "right:100,right+up:2,right:128";
+  const SlopesReplay model = replay_slopes(keys, 230);
+  ASSERT_EQ(model.hits.size(), 2u);
+  const sf::Image image = screenshot("slopes_walk", "--view slopes --frames 230 --keys " + keys);
+  ASSERT_EQ(image.getSize(), sf::Vector2u(1200, 800));
+  const int character = count_pixels(image, character_alone), terrain = count_pixels(image, terrain_alone);
+  const int normals = count_pixels(image, palette::normal_arrow);
+  const int inside = block_matches(image, model.camera, inside_character(model), character_alone);
+  std::cout << "character " << character << ", terrain " << terrain << ", normals " << normals << ", at the model's place " << inside
+            << " of 49\n";
+  EXPECT_GT(character, 600) << "the character (0.7 by 1.4 units, 33 pixels a unit) is missing";
+  EXPECT_GT(terrain, 50000) << "the terrain's fill is missing";
+  EXPECT_GT(normals, 100) << "two hit normals, 2 units long, should be drawn";
+  EXPECT_GE(inside, 35) << "the character is not where the model puts it";
+}
+
+TEST_F(DemoScreenshots, SlopesMKeySwitchesTheWindowToTheExitVectorMethod) {
+  // 150 frames right: the mover climbs the step; the exit-vector method stops at its face.
+  const SlopesReplay mover = replay_slopes("right:150", 150);
+  const SlopesReplay exit_vector = replay_slopes("m:1,right:149", 150);
+  const Real apart = length(mover.character - exit_vector.character);
+  ASSERT_GT(apart, 1) << "the two methods should end far apart here";
+  for (const auto& [name, keys, own, other] : std::vector<std::tuple<std::string, std::string, SlopesReplay, SlopesReplay>>{
+           {"slopes_mover", "right:150", mover, exit_vector}, {"slopes_exit_vector", "m:1,right:149", exit_vector, mover}}) {
+    SCOPED_TRACE(name);
+    const sf::Image image = screenshot(name, "--view slopes --frames 150 --keys " + keys);
+    const int here = block_matches(image, own.camera, inside_character(own), character_alone);
+    const int there = block_matches(image, other.camera, inside_character(other), character_alone);
+    std::cout << name << ": character pixels at its own method's place " << here << " of 49, at the other method's " << there << "\n";
+    EXPECT_GE(here, 35);
+    EXPECT_EQ(there, 0);
+    EXPECT_GT(count_pixels(image, terrain_alone), 50000);
+  }
+}
+
 TEST_F(DemoScreenshots, EveryShippedSceneOpensAndDrawsItsBodies) {
   int scenes = 0;
   for (const auto& entry : std::filesystem::directory_iterator(COLLIDE2D_SCENES_DIR)) {
@@ -195,7 +297,7 @@ TEST(DemoCommandLine, BadInputGetsAMessageAndExitCode2) {
   std::filesystem::create_directories(screenshot_dir);
   std::ofstream(broken) << "{\"bodies\": [ {\"shape\": ";
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"--view slopes", "unknown view 'slopes'"},
+      {"--view playground", "unknown view 'playground'"},
       {"--frames ten", "whole number"},
       {"--frames 5 --keys jump:3", "unknown key 'jump'"},
       {"--frames 5 --screenshot out.bmp", ".png"},
