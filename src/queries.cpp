@@ -172,7 +172,20 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
   manifolds_in_frame_of_a(a, b, b_to_a, contacts, {});
   if (contacts.empty()) return std::nullopt;
   auto moved_by = [&](Vec2 translation) { return Transform{b_to_a.position + translation, b_to_a.rotation}; };
-  auto frees = [&](Vec2 translation) { return deepest_part_overlap(a, b, moved_by(translation)) == 0; };
+  // Freed: no pair of pieces overlaps beyond its band, and no contact of the whole shapes is
+  // deeper than its own (a segment lying along the cut between two pieces touches each piece
+  // only, yet lies inside the outline: the contacts, which know the seams, say how deep).
+  auto frees = [&](Vec2 translation) {
+    if (deepest_part_overlap(a, b, moved_by(translation)) > 0) return false;
+    std::vector<ChildManifold> at_pose;
+    manifolds_in_frame_of_a(a, b, moved_by(translation), at_pose, {});
+    for (const ChildManifold& entry : at_pose) {
+      for (int i = 0; i < entry.manifold.point_count; ++i) {
+        if (-entry.manifold.points[i].separation > point_tolerance(entry.manifold.points[i])) return false;
+      }
+    }
+    return true;
+  };
   std::vector<detail::ContactPlane> planes;
   Real tolerance = 0;
   Vec2 translation;  // the translation of B tried last

@@ -387,4 +387,26 @@ TEST(CompoundPenetration, WitnessPointsWhenBEndsFreedBeyondTouching) {
   EXPECT_NEAR(closest_point(quadrilateral, pose, found->point_b).signed_distance, 0, band + gap);
 }
 
+TEST(CompoundPenetration, ASegmentAlongTheCutBetweenTwoPiecesIsInsideTheOutline) {
+  // From the pair-query fuzzer: a concave quadrilateral is cut from its reflex vertex into two
+  // triangles, and a segment lies exactly along that cut. It touches each piece only, yet lies
+  // inside the outline (across a sliver 0.09 thick); penetration() reported depth 0 with witness
+  // points 10.6 apart. Now it pushes the segment out of the whole outline.
+  const Real step = std::ldexp(Real(1), -10);
+  const Vec2 reflex{-54228 * step, -54228 * step}, far_end{-9684 * step, -52234 * step};
+  const std::vector<Vec2> outline = {far_end, {-56276 * step, -54228 * step}, reflex, {-54242 * step, -64}};
+  const Shape quadrilateral = shape_from_outline(outline).value();
+  ASSERT_TRUE(std::holds_alternative<Compound>(quadrilateral));
+  const Shape segment = Segment{reflex, far_end};
+  const Transform pose{{-32, -32}, Rot::from_angle(Real(32767 * 3.14159265358979 / 32768))};
+  const std::optional<Penetration> found = penetration(segment, pose, quadrilateral, pose);
+  ASSERT_TRUE(found.has_value());
+  EXPECT_GT(found->depth, Real(0.05));
+  EXPECT_LT(found->depth, Real(0.2));
+  const Real band = 64 * contact_tolerance(256);
+  EXPECT_LE(length(found->point_a - found->point_b - found->depth * found->normal), band);
+  const Transform moved{pose.position + (found->depth + band) * found->normal, pose.rotation};
+  EXPECT_FALSE(overlap(segment, pose, quadrilateral, moved));
+}
+
 }  // namespace
