@@ -163,6 +163,51 @@ Real deepest_part_overlap(const Shape& a, const Shape& b, const Transform& b_to_
   return deepest;
 }
 
+/// A shape without area (a segment, a point, a capsule of radius 0) lying along a seam of a
+/// compound touches the pieces on both sides only, yet lies inside the outline. True when the
+/// convex one of A (at the origin) and B (placed by b_to_a) has no area and overlaps a seam of the
+/// other, a compound, over more than a point (or, a point, lies on one away from its ends).
+bool along_a_seam(const Shape& a, const Shape& b, const Transform& b_to_a) {
+  if (is_compound(a) == is_compound(b)) return false;
+  const Compound& compound = std::get<Compound>(is_compound(a) ? a : b);
+  const Shape& other = is_compound(a) ? b : a;
+  // The other shape's core ends in the compound's frame, when it has no area.
+  const Transform to_compound = is_compound(a) ? b_to_a : inverse_compose(b_to_a, Transform{});
+  Vec2 first, second;
+  if (const auto* segment = std::get_if<Segment>(&other)) {
+    first = segment->a, second = segment->b;
+  } else if (const auto* capsule = std::get_if<Capsule>(&other); capsule && capsule->radius == 0) {
+    first = capsule->a, second = capsule->b;
+  } else if (const auto* circle = std::get_if<Circle>(&other); circle && circle->radius == 0) {
+    first = second = circle->center;
+  } else {
+    return false;
+  }
+  first = transform_point(to_compound, first);
+  second = transform_point(to_compound, second);
+  const Real tolerance = contact_tolerance(compound.reach() + coordinate_magnitude(first) + coordinate_magnitude(second));
+  const std::span<const CompoundChild> children = compound.children();
+  for (int child = 0; child < static_cast<int>(children.size()); ++child) {
+    const auto* polygon = std::get_if<Polygon>(&children[static_cast<std::size_t>(child)].shape);
+    if (polygon == nullptr) continue;
+    const Transform& placed = children[static_cast<std::size_t>(child)].transform;
+    for (int edge = 0; edge < polygon->count(); ++edge) {
+      if (!compound.is_internal_edge(child, edge)) continue;
+      const Vec2 start = transform_point(placed, polygon->vertices()[edge]);
+      const Vec2 end = transform_point(placed, polygon->vertices()[(edge + 1) % polygon->count()]);
+      const Real edge_length = length(end - start);
+      if (!(edge_length > 2 * tolerance)) continue;
+      const Vec2 along = (1 / edge_length) * (end - start);
+      // On the seam's line, and sharing more than a point of it away from its ends.
+      if (std::abs(cross(along, first - start)) > tolerance || std::abs(cross(along, second - start)) > tolerance) continue;
+      const Real low = std::max(std::min(dot(first - start, along), dot(second - start, along)), tolerance);
+      const Real high = std::min(std::max(dot(first - start, along), dot(second - start, along)), edge_length - tolerance);
+      if (first == second ? low <= high : high - low > tolerance) return true;
+    }
+  }
+  return false;
+}
+
 /// Directions the fallback of compound_penetration tries besides the contact normals.
 constexpr int fallback_directions = 32;
 
@@ -172,19 +217,9 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
   manifolds_in_frame_of_a(a, b, b_to_a, contacts, {});
   if (contacts.empty()) return std::nullopt;
   auto moved_by = [&](Vec2 translation) { return Transform{b_to_a.position + translation, b_to_a.rotation}; };
-  // Freed: no pair of pieces overlaps beyond its band, and no contact of the whole shapes is
-  // deeper than its own (a segment lying along the cut between two pieces touches each piece
-  // only, yet lies inside the outline: the contacts, which know the seams, say how deep).
+  // Freed: no pair of pieces overlaps beyond its band, and B does not lie along a seam (below).
   auto frees = [&](Vec2 translation) {
-    if (deepest_part_overlap(a, b, moved_by(translation)) > 0) return false;
-    std::vector<ChildManifold> at_pose;
-    manifolds_in_frame_of_a(a, b, moved_by(translation), at_pose, {});
-    for (const ChildManifold& entry : at_pose) {
-      for (int i = 0; i < entry.manifold.point_count; ++i) {
-        if (-entry.manifold.points[i].separation > point_tolerance(entry.manifold.points[i])) return false;
-      }
-    }
-    return true;
+    return deepest_part_overlap(a, b, moved_by(translation)) == 0 && !along_a_seam(a, b, moved_by(translation));
   };
   std::vector<detail::ContactPlane> planes;
   Real tolerance = 0;

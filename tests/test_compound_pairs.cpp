@@ -407,6 +407,19 @@ TEST(CompoundPenetration, ASegmentAlongTheCutBetweenTwoPiecesIsInsideTheOutline)
   EXPECT_LE(length(found->point_a - found->point_b - found->depth * found->normal), band);
   const Transform moved{pose.position + (found->depth + band) * found->normal, pose.rotation};
   EXPECT_FALSE(overlap(segment, pose, quadrilateral, moved));
+  // A point (a circle of radius 0) on the cut, and the pair the other way round.
+  const Shape point = Circle{Real(0.5) * (reflex + far_end), 0};
+  const std::optional<Penetration> point_inside = penetration(point, pose, quadrilateral, pose);
+  ASSERT_TRUE(point_inside.has_value());
+  EXPECT_GT(point_inside->depth, Real(0.01));
+  const std::optional<Penetration> swapped = penetration(quadrilateral, pose, segment, pose);
+  ASSERT_TRUE(swapped.has_value());
+  EXPECT_NEAR(swapped->depth, found->depth, band);
+  // Lying along the outline's outer boundary instead is only touching.
+  const Shape on_boundary = Segment{{-54242 * step, -64}, far_end};
+  const std::optional<Penetration> touching = penetration(on_boundary, pose, quadrilateral, pose);
+  ASSERT_TRUE(touching.has_value());
+  EXPECT_LE(touching->depth, band);
 }
 
 }  // namespace
