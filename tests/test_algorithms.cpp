@@ -321,6 +321,43 @@ TEST(Epa, FarFromOriginAndSlivers) {
   std::printf("checked %d cases\n", checked);
 }
 
+TEST(Epa, WitnessOnTheNearestEdgeWhenItsNeighbourIsNearlyCollinear) {
+  auto R = [](double value) { return static_cast<Real>(value); };
+  // From the pair-query fuzzer (Clang build): two rounded squares 3e6 wide, one 20,480 narrower,
+  // under the same pose. Their difference has nearly collinear neighbouring edges, and round-off
+  // picked the one the origin does not project onto: the witness points were clamped to its end,
+  // 2,267 from depth x normal. Then nearly identical boxes at many scales, turned and shifted.
+  const Polygon a = make_polygon(std::vector<Vec2>{{R(-1127522.5), R(-960890.0625)}, {R(368506.0625), R(-1127522.5)},
+                                                    {R(535138.5625), R(368506.0625)}, {R(-960890.0625), R(535138.5625)}},
+                                 R(126444)).value();
+  const Polygon b = make_polygon(std::vector<Vec2>{{R(-1148002.5), R(-960890.0625)}, {R(348026.0625), R(-1127522.5)},
+                                                    {R(514658.5625), R(368506.0625)}, {R(-981370.0625), R(535138.5625)}},
+                                 R(126444)).value();
+  const Transform pose = at(-296192, -296192, R(-0.110925987));
+  auto residual = [](const Penetration& found) { return length(found.point_a - found.point_b - found.depth * found.normal); };
+  const std::optional<Penetration> fuzzed = penetration(a, pose, b, pose);
+  ASSERT_TRUE(fuzzed.has_value());
+  EXPECT_LE(residual(*fuzzed), 64 * contact_tolerance(R(4e6)));
+  std::mt19937 random(3);
+  std::uniform_real_distribution<double> unit(0, 1);
+  double worst = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    const double scale = std::pow(10.0, std::floor(unit(random) * (kFloat ? 6 : 12)));
+    const Real half_width = R(scale * (0.5 + unit(random))), half_height = R(scale * (0.5 + unit(random)));
+    const Real shrink = R(std::pow(10.0, -2 - 4 * unit(random)));
+    const Polygon first = make_box(half_width, half_height).value();
+    const Polygon second = make_box(half_width * (1 - shrink), half_height * (1 - shrink * R(unit(random)))).value();
+    const Transform first_pose = at(R(scale * unit(random)), R(scale * unit(random)), R(6 * unit(random)));
+    const Transform second_pose{first_pose.position + R(shrink * scale * unit(random)) * Vec2{1, 1}, first_pose.rotation};
+    const std::optional<Penetration> found = penetration(first, first_pose, second, second_pose);
+    ASSERT_TRUE(found.has_value()) << "trial " << trial;
+    const Real band = 64 * contact_tolerance(R(4 * scale));
+    EXPECT_LE(residual(*found), band) << "trial " << trial;
+    worst = std::max(worst, double(residual(*found) / band));
+  }
+  std::printf("nearly identical boxes: worst |point_a - point_b - depth x normal| %.3g of the band\n", worst);
+}
+
 TEST(Epa, TraceAndCap) {
   const Polygon a = regular(48, 2, {}, Real(0.01));
   const Polygon b = regular(48, Real(1.5), {}, Real(0.03));

@@ -315,6 +315,18 @@ EpaResult epa(const A& a, const B& b, const Transform& b_to_a, const Simplex& st
     }
   }
 
+  // Of two nearly collinear edges, round-off can pick the one the origin does not project onto
+  // (its witness would be clamped to a vertex, far from depth x normal); the neighbour on that
+  // side is then the nearest edge.
+  for (int moves = 0; moves < count; ++moves) {
+    const Vec2 edge_start = polytope[nearest].point, edge = polytope[(nearest + 1) % count].point - edge_start;
+    const Real along = -dot(edge_start, edge), edge_squared = length_squared(edge);
+    if (along >= 0 && along <= edge_squared) break;
+    nearest = along < 0 ? (nearest + count - 1) % count : (nearest + 1) % count;
+    const Vec2 next_edge = polytope[(nearest + 1) % count].point - polytope[nearest].point;
+    nearest_normal = normalize(right_perpendicular(next_edge));
+    nearest_distance = dot(nearest_normal, polytope[nearest].point);
+  }
   const MinkowskiVertex& first = polytope[nearest];
   const MinkowskiVertex& second = polytope[(nearest + 1) % count];
   const Real t = closest_parameter_on_segment(first.point, second.point, Vec2{});
