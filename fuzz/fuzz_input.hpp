@@ -69,7 +69,8 @@ inline std::optional<ConvexShape> convex_shape(FuzzedDataProvider& input) {
     case 3: {
       const Real half_width = Real(input.ConsumeIntegralInRange<int>(1, 4096)) * unit;
       const Real half_height = Real(input.ConsumeIntegralInRange<int>(1, 4096)) * unit;
-      Result<Polygon> box = make_box(half_width, half_height, pose(input, unit), radius(input, unit) / 16);
+      const Transform placed = pose(input, unit);  // read before the radius, whatever the compiler's argument order
+      Result<Polygon> box = make_box(half_width, half_height, placed, radius(input, unit) / 16);
       if (!box) return std::nullopt;
       return std::move(box).value();
     }
