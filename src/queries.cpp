@@ -310,10 +310,11 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
     return result;
   }
   const ManifoldPoint& point = witness->manifold.points[witness_point];
-  if (depth == 0) {  // touching only: the two surface points of the contact
+  if (depth == 0) {  // touching only: the closest points (they meet), with the contact's normal
+    const DistanceResult closest = distance(a, Transform{}, b, b_to_a);
     result.normal = witness->manifold.normal;
-    result.point_a = point.point - Real(0.5) * point.separation * result.normal;
-    result.point_b = point.point + Real(0.5) * point.separation * result.normal;
+    result.point_a = closest.point_a;
+    result.point_b = closest.point_b;
     return result;
   }
   result.point_a = point.point - Real(0.5) * point.separation * witness->manifold.normal;  // on A's surface

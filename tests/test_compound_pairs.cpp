@@ -422,4 +422,27 @@ TEST(CompoundPenetration, ASegmentAlongTheCutBetweenTwoPiecesIsInsideTheOutline)
   EXPECT_LE(touching->depth, band);
 }
 
+TEST(CompoundPenetration, TouchingWitnessPointsMeetWhateverTheManifolds) {
+  // From the pair-query fuzzer: a capsule 25 long against a compound of three triangles with
+  // coordinates of 1.7e7 (two units of float round-off there), a sliver among them. The pieces'
+  // overlaps are within their bands, so the pair only touches; the witness was taken from a
+  // manifold point of the sliver with separation -31,782 and 15,000 units away, so point_a -
+  // point_b was 31,800 long for a depth of 0. The witnesses are now the closest points.
+  const Real step = std::ldexp(Real(1), -10);
+  const Shape capsule = Capsule{{-19099 * step, -5023 * step}, {-7313 * step, -5066 * step}, 29779 * step / 4};
+  auto triangle = [](Vec2 p, Vec2 q, Vec2 r) { return CompoundChild{make_polygon(std::vector<Vec2>{p, q, r}).value(), {}}; };
+  const Shape pieces = make_compound({triangle({-16777216, -16777216}, {-11534336, -16777216}, {-11513856, -11513856}),
+                                      triangle({6381568, 6381568}, {-11444224, 6381568}, {-16777216, -16777216}),
+                                      triangle({-11513856, -11513856}, {6381568, 6311936}, {6381568, 6381568})})
+                           .value();
+  const Rot turned = Rot::from_angle(Real(32767 * 3.14159265358979 / 32768));
+  const Transform capsule_pose{{-17876 * step, -64}, turned}, pieces_pose{{-64, -64}, turned};
+  const std::optional<Penetration> found = penetration(capsule, capsule_pose, pieces, pieces_pose);
+  ASSERT_TRUE(found.has_value());
+  const Real band = 64 * contact_tolerance(Real(5e7));
+  EXPECT_LE(found->depth, found->tolerance + band);
+  EXPECT_LE(length(found->point_a - found->point_b - found->depth * found->normal), band);
+  EXPECT_LE(length(found->point_a - capsule_pose.position), 64);  // near the capsule, not 15,000 away
+}
+
 }  // namespace
