@@ -492,6 +492,16 @@ std::optional<RayHit> raycast(const Compound& shape, const Transform& transform,
   const Vec2 origin = inverse_transform_point(transform, ray.origin);
   const Vec2 translation = inverse_rotate(transform.rotation, ray.translation);
   const Real tolerance = contact_tolerance(std::max(coordinate_magnitude(origin), coordinate_magnitude(origin + ray.max_fraction * translation)));
+  // A ray starting inside the compound is inside, even next to a seam, where each child alone
+  // may see it on its surface (and one may report a hit far along, deep inside the outline).
+  bool in_a_child_box = false;
+  detail::for_each_child_where(
+      shape, [&](const Aabb& box) { return box.contains(origin); },
+      [&](int) {
+        in_a_child_box = true;
+        return false;
+      });
+  if (in_a_child_box && closest_point(shape, transform, ray.origin).signed_distance < -tolerance) return RayHit{0, ray.origin, {}, true};
   std::optional<RayHit> first;
   detail::for_each_child_where(
       shape,
@@ -503,10 +513,6 @@ std::optional<RayHit> raycast(const Compound& shape, const Transform& transform,
         if (hit && (!first || hit->fraction < first->fraction || (hit->fraction == first->fraction && hit->inside))) first = hit;
         return !(first && first->inside);
       });
-  if (first && first->fraction == 0 && !first->inside && closest_point(shape, transform, ray.origin).signed_distance < -tolerance) {
-    first->inside = true;  // started on a seam, inside the compound
-    first->normal = {};
-  }
   return first;
 }
 

@@ -445,4 +445,25 @@ TEST(CompoundPenetration, TouchingWitnessPointsMeetWhateverTheManifolds) {
   EXPECT_LE(length(found->point_a - capsule_pose.position), 64);  // near the capsule, not 15,000 away
 }
 
+TEST(CompoundRaycast, ARayStartingDeepInsideNextToASeamIsInside) {
+  // From the pair-query fuzzer: three triangles with coordinates of 1.7e7 (a sliver along the
+  // diagonal seam among them) and a ray 33 long starting 40 inside one child, next to the seam,
+  // 30,800 inside the outline. Each child alone saw the start on its surface (within its band of
+  // 31-45 there): one reported nothing ahead, the other a hit at the ray's end, and the compound
+  // answered that hit, deep inside itself. It is inside, at fraction 0.
+  const Real step = std::ldexp(Real(1), -10);
+  auto triangle = [](Vec2 p, Vec2 q, Vec2 r) { return CompoundChild{make_polygon(std::vector<Vec2>{p, q, r}).value(), {}}; };
+  const Shape pieces = make_compound({triangle({-16777216, -16777216}, {-11534336, -16777216}, {-11513856, -11513856}),
+                                      triangle({6381568, 6381568}, {-11444224, 6380544}, {-16777216, -16777216}),
+                                      triangle({-11513856, -11513856}, {6379520, 6311936}, {6381568, 6381568})})
+                           .value();
+  const Transform pose{{-32753 * step, -8952 * step}, Rot::from_angle(Real(-32584 * 3.14159265358979 / 32768))};
+  const Ray ray{{15 * step, -32736 * step}, {-8193 * step, 32512 * step}, Real(0.5)};
+  ASSERT_LT(closest_point(pieces, pose, ray.origin).signed_distance, -10000);
+  const std::optional<RayHit> hit = raycast(pieces, pose, ray);
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_EQ(hit->fraction, 0);
+  EXPECT_TRUE(hit->inside);
+}
+
 }  // namespace
