@@ -134,6 +134,9 @@ Manifold clip_incident_edge(const PolygonView& reference, int reference_edge, co
   const std::array<Vec2, 2> original = ends;
   for (int end = 0; end < 2; ++end) {
     const int other = 1 - end;
+    // Ends at the same place along the face (an edge across it, or one rounded to a point far
+    // from the origin) lie within the tolerance of the side: they stay as they are.
+    if (along[other] == along[end]) continue;
     if (along[end] < lower) ends[end] = lerp(original[end], original[other], (lower - along[end]) / (along[other] - along[end]));
     if (along[end] > upper) ends[end] = lerp(original[end], original[other], (along[end] - upper) / (along[end] - along[other]));
   }

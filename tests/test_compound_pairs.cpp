@@ -470,4 +470,33 @@ TEST(CompoundRaycast, ARayStartingDeepInsideNextToASeamIsInside) {
   EXPECT_TRUE(hit->inside);
 }
 
+TEST(CompoundPenetration, ATinySquareFarOutGivesFiniteAnswers) {
+  // From the pair-query fuzzer: a compound with coordinates of 1.7e7 against a square 0.016 wide.
+  // Pushed 9e6 out, the square sits where float's spacing is 0.5, so its incident edge rounds to
+  // a point; clipping it divided 0 by 0 and the witness points were NaN. Every output is finite now.
+  const Real step = std::ldexp(Real(1), -10);
+  auto quadrilateral = [](Vec2 p, Vec2 q, Vec2 r, Vec2 t) { return CompoundChild{make_polygon(std::vector<Vec2>{p, q, r, t}).value(), {}}; };
+  const Shape pieces = make_compound({quadrilateral({-13763072, 16776704}, {-11513856, -11534336}, {6380544, 6381568}, {15608832, 16776704}),
+                                      quadrilateral({-11513856, -11534336}, {6311936, -11513856}, {6381568, 6381568}, {6380544, 6381568})})
+                           .value();
+  const Shape square = make_polygon(std::vector<Vec2>{{-262136 * step, -262136 * step}, {-262152 * step, -262136 * step},
+                                                      {-262152 * step, -262152 * step}, {-262136 * step, -262152 * step}})
+                           .value();
+  const Transform pose{{-32, -32}, Rot::from_angle(Real(32767 * 3.14159265358979 / 32768))};
+  const std::optional<Penetration> found = penetration(pieces, pose, square, pose);
+  ASSERT_TRUE(found.has_value());
+  for (const Real value : {found->depth, found->normal.x, found->normal.y, found->point_a.x, found->point_a.y, found->point_b.x, found->point_b.y}) {
+    EXPECT_TRUE(std::isfinite(value));
+  }
+  EXPECT_LE(length(found->point_a - found->point_b - found->depth * found->normal), 64 * contact_tolerance(Real(5e7)));
+  std::vector<ChildManifold> manifolds;
+  contact_manifolds(pieces, pose, square, {pose.position + found->depth * found->normal, pose.rotation}, manifolds);
+  for (const ChildManifold& entry : manifolds) {
+    for (int i = 0; i < entry.manifold.point_count; ++i) {
+      EXPECT_TRUE(std::isfinite(entry.manifold.points[i].point.x) && std::isfinite(entry.manifold.points[i].point.y) &&
+                  std::isfinite(entry.manifold.points[i].separation));
+    }
+  }
+}
+
 }  // namespace
