@@ -234,6 +234,10 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
     }
   };
   Penetration result;
+  // Farther than this, B is clear of A whatever the direction: a contact plane translation that
+  // long (two nearly parallel planes meet far away) is never the answer; the fallback's casts
+  // start there.
+  const Real beyond = size_scale(a) + size_scale(b) + length(b_to_a.position) + 1;
   add_planes();
   bool freed = frees(translation);  // only touching: no translation needed
   for (int round = 0; !freed && round < penetration_rounds; ++round) {
@@ -242,13 +246,14 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
     const std::vector<Vec2> candidates = detail::candidate_translations(planes);
     for (std::size_t i = 0; i < candidates.size() && i < penetration_candidates_per_round && !freed; ++i) {
       if (length_squared(candidates[i]) <= length_squared(translation)) continue;  // not beyond what was tried
+      if (length_squared(candidates[i]) > beyond * beyond) break;                   // shortest first: the rest are longer
       freed = frees(candidates[i]);
       if (freed) translation = candidates[i];
     }
     if (freed) break;
     // None frees B: go on from the shortest translation every plane allows, with the contacts there.
     const std::optional<Vec2> shortest = detail::shortest_translation(planes, tolerance);
-    if (!shortest) break;  // squeezed between opposed planes
+    if (!shortest || length_squared(*shortest) > beyond * beyond) break;  // squeezed between opposed planes, or nothing near
     translation = *shortest;
     freed = frees(translation);
     contacts.clear();
@@ -259,7 +264,6 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
     // The contact planes do not describe the way out (B squeezed between opposed faces, or sunk
     // deep): along each contact normal and each of a fan of directions, B is placed beyond A and
     // cast back; where it first touches frees it. The shortest of these wins.
-    const Real beyond = size_scale(a) + size_scale(b) + length(b_to_a.position) + 1;
     std::vector<Vec2> directions;
     for (const detail::ContactPlane& plane : planes) directions.push_back(plane.normal);
     for (int k = 0; k < fallback_directions; ++k) {

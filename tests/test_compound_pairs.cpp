@@ -499,4 +499,31 @@ TEST(CompoundPenetration, ATinySquareFarOutGivesFiniteAnswers) {
   }
 }
 
+TEST(CompoundPenetration, TwoNearlyParallelContactPlanesDoNotSendBFarAway) {
+  // From the pair-query fuzzer: two concave shapes about 90 wide overlapping at the same pose. Two
+  // nearly parallel contact planes met 3.3e6 away, and that corner, the first candidate to free
+  // B, was reported as a depth of 3.3e6. Translations longer than the pair's extent are never
+  // candidates; the answer is short and frees B.
+  const Real step = std::ldexp(Real(1), -10);
+  auto piece = [&](std::vector<std::array<int, 2>> grid) {
+    std::vector<Vec2> points;
+    for (const auto& [x, y] : grid) points.push_back({Real(x) * step, Real(y) * step});
+    return CompoundChild{make_polygon(points).value(), {}};
+  };
+  const Shape a = make_compound({piece({{18397, 24029}, {-28910, 24029}, {-27114, -26994}, {24021, -32768}}),
+                                 piece({{-28910, 24029}, {-27114, -32512}, {-27114, -26994}})})
+                      .value();
+  const Shape b = make_compound({piece({{-54228, -65536}, {-54228, -54228}, {-65536, -65534}, {-65536, -65536}}),
+                                 piece({{28012, 28012}, {-65536, -65534}, {-54228, -54228}}),
+                                 piece({{-54228, -54228}, {27692, -54086}, {28012, 27676}, {28012, 28012}})})
+                      .value();
+  const Transform pose{{-32, -32}, Rot::from_angle(Real(32767 * 3.14159265358979 / 32768))};
+  const std::optional<Penetration> found = penetration(a, pose, b, pose);
+  ASSERT_TRUE(found.has_value());
+  EXPECT_LE(found->depth, size_scale(a) + size_scale(b));
+  EXPECT_LE(length(found->point_a - found->point_b - found->depth * found->normal), 64 * contact_tolerance(256));
+  const Transform moved{pose.position + (found->depth + 64 * contact_tolerance(256)) * found->normal, pose.rotation};
+  EXPECT_FALSE(overlap(a, pose, b, moved));
+}
+
 }  // namespace
