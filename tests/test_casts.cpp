@@ -1285,6 +1285,23 @@ TEST(ShapeCast, PairsTouchingAtACornerMovingInReportZero) {
   EXPECT_LE(stalled, clearing / 100);
 }
 
+TEST(ShapeCast, APointMeetingTheEndOfAThinCapsuleHasAUnitNormal) {
+  // From the pair-query fuzzer: a point (a circle of radius 0) cast onto the end of a capsule of
+  // radius 0.0005 that shares its local end point. At the contact EPA's polytope held a repeated
+  // point, whose zero-length edge was taken as the nearest with a zero normal: the hit's normal
+  // was (0, 0). Every hit's normal is unit, and the contact is not late.
+  const Shape point = Circle{{-64, -64}, 0};
+  const Shape capsule = Capsule{{-64, -64}, {R(4.5), R(1718.0 / 1024)}, R(1.0 / 2048)};
+  const Rot turn = Rot::from_angle(R(7838) * R(3.14159265358979) / 32768);
+  const Transform point_pose{{15676, 15676}, turn}, capsule_pose{{31352, 31352}, turn};
+  const Vec2 motion{-131072, -131072};
+  const std::optional<CastHit> hit = shape_cast(point, point_pose, capsule, capsule_pose, motion);
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_NEAR(length(hit->normal), 1, 1e-5);
+  const Transform before{capsule_pose.position + (hit->time * R(0.999)) * motion, turn};
+  EXPECT_FALSE(overlap(point, point_pose, capsule, before) && penetration(point, point_pose, capsule, before)->depth > R(1e-2));
+}
+
 TEST(ShapeCast, StopsWithinTheFeaturesBandOrAtTheTargetSeparation) {
   // A box dropped 2 units onto floors of half-width 10 to 5000: the gap left scales with the
   // round-off of the floor's coordinates (its face's vertices), not 8 x 64 epsilons of the sizes

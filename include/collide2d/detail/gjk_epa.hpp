@@ -275,6 +275,7 @@ EpaResult epa(const A& a, const B& b, const Transform& b_to_a, const Simplex& st
     nearest_distance = std::numeric_limits<Real>::max();
     for (int i = 0; i < count; ++i) {
       const Vec2 edge = polytope[(i + 1) % count].point - polytope[i].point;
+      if (length_squared(edge) == 0) continue;  // a repeated point: no edge, no normal
       const Vec2 outward = normalize(right_perpendicular(edge));
       const Real edge_distance = dot(outward, polytope[i].point);
       if (edge_distance < nearest_distance) {
@@ -322,8 +323,10 @@ EpaResult epa(const A& a, const B& b, const Transform& b_to_a, const Simplex& st
     const Vec2 edge_start = polytope[nearest].point, edge = polytope[(nearest + 1) % count].point - edge_start;
     const Real along = -dot(edge_start, edge), edge_squared = length_squared(edge);
     if (along >= 0 && along <= edge_squared) break;
-    nearest = along < 0 ? (nearest + count - 1) % count : (nearest + 1) % count;
-    const Vec2 next_edge = polytope[(nearest + 1) % count].point - polytope[nearest].point;
+    const int neighbour = along < 0 ? (nearest + count - 1) % count : (nearest + 1) % count;
+    const Vec2 next_edge = polytope[(neighbour + 1) % count].point - polytope[neighbour].point;
+    if (length_squared(next_edge) == 0) break;
+    nearest = neighbour;
     nearest_normal = normalize(right_perpendicular(next_edge));
     nearest_distance = dot(nearest_normal, polytope[nearest].point);
   }
