@@ -358,6 +358,25 @@ TEST(Epa, WitnessOnTheNearestEdgeWhenItsNeighbourIsNearlyCollinear) {
   std::printf("nearly identical boxes: worst |point_a - point_b - depth x normal| %.3g of the band\n", worst);
 }
 
+TEST(Epa, CollinearOverlappingSegmentsTouchAlongTheirLine) {
+  // From the pair-query fuzzer: two equal segments on one diagonal, one shifted along it, under a
+  // turned pose. Their difference is a segment, but rounding bent its points into a sliver
+  // triangle, EPA ran on it and reported witness points 45 apart for a depth of 0. A difference
+  // with no more area than round-off is handled as the line it is.
+  auto R = [](double value) { return static_cast<Real>(value); };
+  const Real end = R(24029.0 / 1024);
+  const Capsule segment{{end, end}, {-32, -32}, 0};
+  const Rot turn = Rot::from_angle(R(-32768) * R(3.14159265358979) / 32768);  // a half turn, as the fuzzer rounded it
+  const Transform pose_a{{-32, -32}, turn}, pose_b{{-64, -64}, turn};
+  const std::optional<Penetration> found = penetration(segment, pose_a, segment, pose_b);
+  ASSERT_TRUE(found.has_value());
+  const Real band = 64 * contact_tolerance(256);
+  EXPECT_LE(found->depth, band);
+  EXPECT_LE(length(found->point_a - found->point_b - found->depth * found->normal), band);
+  EXPECT_LE(std::abs(closest_point(Shape{segment}, pose_a, found->point_a).signed_distance), band);
+  EXPECT_LE(std::abs(closest_point(Shape{segment}, pose_b, found->point_b).signed_distance), band);
+}
+
 TEST(Epa, TraceAndCap) {
   const Polygon a = regular(48, 2, {}, Real(0.01));
   const Polygon b = regular(48, Real(1.5), {}, Real(0.03));

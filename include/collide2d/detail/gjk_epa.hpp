@@ -253,10 +253,23 @@ EpaResult epa(const A& a, const B& b, const Transform& b_to_a, const Simplex& st
     options.trace->push_back(std::move(snapshot));
   };
 
-  if (count < 3) {  // the difference has no area: the cores touch along a line or at a point
+  // No area, or only round-off's (points along a line that rounding bent into a sliver): the
+  // cores touch along a line or at a point. The line runs between the two farthest points.
+  Real twice_area = 0;
+  for (int i = 0; i < count; ++i) twice_area += cross(polytope[i].point, polytope[(i + 1) % count].point);
+  if (count < 3 || std::abs(twice_area) <= round_off(scale) * scale) {
     record();
-    const MinkowskiVertex& first = polytope[0];
-    const MinkowskiVertex& last = polytope[count - 1];
+    int first_index = 0, last_index = count - 1;
+    for (int i = 0; i < count; ++i) {
+      for (int j = i + 1; j < count; ++j) {
+        if (length_squared(polytope[j].point - polytope[i].point) > length_squared(polytope[last_index].point - polytope[first_index].point)) {
+          first_index = i;
+          last_index = j;
+        }
+      }
+    }
+    const MinkowskiVertex& first = polytope[first_index];
+    const MinkowskiVertex& last = polytope[last_index];
     const Vec2 along = last.point - first.point;
     const Real t = closest_parameter_on_segment(first.point, last.point, Vec2{});
     if (length_squared(along) > 0) result.normal = normalize(left_perpendicular(along));
