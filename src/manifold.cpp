@@ -174,11 +174,12 @@ Manifold collide_views(const PolygonView& a, const PolygonView& b, const Transfo
   // choice does not flicker between frames); within the band, the larger shape's face, so that
   // swapping A and B gives the mirrored manifold. The band is built from quantities that do not
   // change when A and B swap (the faces' lengths, the distance between the shapes' origins, the
-  // radii), so both orders make the same choice.
-  const Real hysteresis =
+  // radii), so both orders make the same choice. A caller may widen it (reference_face_hysteresis).
+  const Real hysteresis = std::max(
+      options.reference_face_hysteresis,
       16 * contact_tolerance(std::max(length(a.vertices[(axes.of_a.edge + 1) % a.count()] - a.vertices[axes.of_a.edge]),
                                       length(b.vertices[(axes.of_b.edge + 1) % b.count()] - b.vertices[axes.of_b.edge])) +
-                             length(b_to_a.position) + radii);
+                             length(b_to_a.position) + radii));
   const bool tied = std::abs(axes.of_b.separation - axes.of_a.separation) <= hysteresis;
   const bool b_preferred = tied ? b.reach() > a.reach() : axes.of_b.separation > axes.of_a.separation;
   Manifold manifold = clip_against_reference(a, b, b_to_a, axes, b_preferred, tolerance, options);

@@ -1,7 +1,7 @@
 // world.cpp — bodies behind generation-checked handles, over a broad phase.
 //
 // Outline of update(): the broad phase reports every pair of proxies whose bounding boxes
-// overlap; pairs the filters forbid are dropped; each remaining pair gets contact_manifolds()
+// overlap; pairs the filters forbid are dropped (candidate_pairs); each remaining pair gets contact_manifolds()
 // (one manifold per touching child pair when a body is a compound), and a pair with at least one
 // manifold is touching. The pairs are sorted by slot, then compared
 // with the previous update's sorted list (a merge) to produce the began and ended events.
@@ -31,10 +31,16 @@ bool filters_allow(const CollisionFilter& a, const CollisionFilter& b) {
 
 }  // namespace
 
-World::World(const WorldOptions& options) : broad_phase_(make_broad_phase(options.broad_phase, options.broad_phase_options)) {}
+World::World(const WorldOptions& options)
+    : broad_phase_(make_broad_phase(options.broad_phase, options.broad_phase_options)), contact_margin_(std::max(options.contact_margin, Real{0})) {}
 World::World(World&&) noexcept = default;
 World& World::operator=(World&&) noexcept = default;
 World::~World() = default;
+
+Aabb World::proxy_box(const Shape& shape, const Transform& transform) const {
+  const Aabb box = compute_aabb(shape, transform);
+  return contact_margin_ > 0 ? box.expanded(contact_margin_) : box;
+}
 
 const World::Slot* World::live_slot(BodyHandle body) const {
   if (body.index >= slots_.size()) return nullptr;
@@ -53,7 +59,7 @@ BodyHandle World::add(BodyDefinition definition) {
     slots_.emplace_back();
   }
   Slot& slot = slots_[index];
-  slot.proxy = broad_phase_->insert(compute_aabb(definition.shape, definition.transform));
+  slot.proxy = broad_phase_->insert(proxy_box(definition.shape, definition.transform));
   slot.definition = std::move(definition);
   slot.alive = true;
   if (proxy_to_slot_.size() <= static_cast<std::size_t>(slot.proxy)) proxy_to_slot_.resize(static_cast<std::size_t>(slot.proxy) + 1);
@@ -86,7 +92,7 @@ bool World::set_transform(BodyHandle body, const Transform& transform) {
   Slot* slot = live_slot(body);
   if (slot == nullptr) return false;
   slot->definition.transform = transform;
-  broad_phase_->move(slot->proxy, compute_aabb(slot->definition.shape, transform));
+  broad_phase_->move(slot->proxy, proxy_box(slot->definition.shape, transform));
   return true;
 }
 
@@ -109,7 +115,7 @@ bool World::set_shape(BodyHandle body, Shape shape) {
   Slot* slot = live_slot(body);
   if (slot == nullptr) return false;
   slot->definition.shape = std::move(shape);
-  broad_phase_->move(slot->proxy, compute_aabb(slot->definition.shape, slot->definition.transform));
+  broad_phase_->move(slot->proxy, proxy_box(slot->definition.shape, slot->definition.transform));
   return true;
 }
 
@@ -135,7 +141,7 @@ void World::integrate(Real duration) {
     const Rot turn = body.angular_velocity == 0 ? body.transform.rotation
                                                 : Rot::from_angle(body.transform.rotation.angle() + duration * body.angular_velocity);
     body.transform = {body.transform.position + duration * body.velocity, turn};
-    broad_phase_->move(slot.proxy, compute_aabb(body.shape, body.transform));
+    broad_phase_->move(slot.proxy, proxy_box(body.shape, body.transform));
   }
 }
 
@@ -149,21 +155,31 @@ std::vector<BodyHandle> World::bodies() const {
   return handles;
 }
 
-void World::update() {
+void World::candidate_pairs(std::vector<std::pair<BodyHandle, BodyHandle>>& pairs) {
   broad_phase_->find_pairs(proxy_pairs_);
-  contacts_.clear();
+  pairs.clear();
   for (const auto& [first_proxy, second_proxy] : proxy_pairs_) {
     std::uint32_t first = proxy_to_slot_[static_cast<std::size_t>(first_proxy)];
     std::uint32_t second = proxy_to_slot_[static_cast<std::size_t>(second_proxy)];
     if (first > second) std::swap(first, second);
     const Slot& a = slots_[first];
     const Slot& b = slots_[second];
-    if (!filters_allow(a.definition.filter, b.definition.filter)) continue;
+    if (filters_allow(a.definition.filter, b.definition.filter)) pairs.push_back({{first, a.generation}, {second, b.generation}});
+  }
+  std::sort(pairs.begin(), pairs.end());
+}
+
+void World::update() {
+  candidate_pairs(candidates_);
+  contacts_.clear();
+  for (const auto& [first, second] : candidates_) {
+    const Slot& a = slots_[first.index];
+    const Slot& b = slots_[second.index];
     child_manifolds_.clear();
     contact_manifolds(a.definition.shape, a.definition.transform, b.definition.shape, b.definition.transform, child_manifolds_);
     const bool sensor = a.definition.sensor || b.definition.sensor;
     for (const ChildManifold& child : child_manifolds_) {
-      contacts_.push_back({{first, a.generation}, {second, b.generation}, child.manifold, child.child_a, child.child_b, sensor});
+      contacts_.push_back({first, second, child.manifold, child.child_a, child.child_b, sensor});
     }
   }
   std::sort(contacts_.begin(), contacts_.end(), [](const ContactPair& left, const ContactPair& right) {

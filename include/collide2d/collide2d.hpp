@@ -5,6 +5,7 @@
 #include "collide2d/broad_phase.hpp"
 #include "collide2d/decompose.hpp"
 #include "collide2d/distance.hpp"
+#include "collide2d/dynamics.hpp"
 #include "collide2d/hull.hpp"
 #include "collide2d/manifold.hpp"
 #include "collide2d/math.hpp"

@@ -39,6 +39,12 @@ struct CollideOptions {
   /// Keep contact points whose separation is at most this (length units, >= 0); 0 reports only
   /// overlapping and touching points.
   Real speculative_distance = 0;
+  /// Length units (>= 0): between two polygon faces that could be the reference face, A's (or,
+  /// when tied, the larger shape's) is kept unless the other separates more by this much, so the
+  /// choice and the feature ids stay put while bodies rock slightly (a rigid-body step uses a tenth
+  /// of its linear slop). 0 keeps only a round-off band; a band b may report a manifold depth up
+  /// to b short of the deepest face's.
+  Real reference_face_hysteresis = 0;
 };
 
 /// The canonical pairs, in the order Circle, Capsule, Segment, Polygon.

@@ -89,6 +89,11 @@ struct CollisionPlane {
 struct WorldOptions {
   BroadPhaseKind broad_phase = BroadPhaseKind::dynamic_tree;  ///< which broad phase finds candidate pairs
   BroadPhaseOptions broad_phase_options;                      ///< its tuning
+  /// Length units (>= 0) added around every body's bounding box in the broad phase, so pairs up to
+  /// this far apart become candidates (a PhysicsWorld sets its speculative distance here). Answers
+  /// do not change: every query and update() still tests the shapes themselves; query_aabb()
+  /// reports the bodies whose grown boxes overlap the region.
+  Real contact_margin = 0;
 };
 
 /// Bodies, their contacts and queries over them. Not thread-safe; cheap to move, not copyable.
@@ -127,6 +132,10 @@ class World {
   /// Handles of every body, in slot order.
   std::vector<BodyHandle> bodies() const;
 
+  /// The pairs of bodies whose bounding boxes overlap or touch and whose filters allow them, as
+  /// (smaller index, larger index), ascending: the candidates update() runs the narrow phase on.
+  /// `pairs` is replaced.
+  void candidate_pairs(std::vector<std::pair<BodyHandle, BodyHandle>>& pairs);
   /// Finds every pair of bodies that overlap or touch (allowed by their filters) with its
   /// manifolds, in order of (a.index, b.index, child_a, child_b), and which pairs began and ended touching since the
   /// previous update (a removed body's pairs end at the next update, with its now-stale handle).
@@ -171,6 +180,8 @@ class World {
  private:
   struct Slot;
   const Slot* live_slot(BodyHandle body) const;
+  /// The box the broad phase keeps for a body: its bounding box grown by the contact margin.
+  Aabb proxy_box(const Shape& shape, const Transform& transform) const;
   Slot* live_slot(BodyHandle body);
   /// The live bodies whose boxes overlap `region` and that the query filter lets through, in slot order.
   std::vector<BodyHandle> blocking_candidates(const Aabb& region, const QueryFilter& filter) const;
@@ -184,7 +195,9 @@ class World {
   std::vector<std::pair<BodyHandle, BodyHandle>> ended_;
   std::vector<std::pair<BodyHandle, BodyHandle>> touching_;  // sorted: the pairs of the last update
   std::vector<std::pair<int, int>> proxy_pairs_;              // scratch for find_pairs
+  std::vector<std::pair<BodyHandle, BodyHandle>> candidates_; // scratch for update
   std::vector<ChildManifold> child_manifolds_;                // scratch for contact_manifolds
+  Real contact_margin_ = 0;
   int count_ = 0;
 };
 

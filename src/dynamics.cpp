@@ -1,0 +1,803 @@
+// dynamics.cpp — the rigid-body step: soft contacts solved by sequential impulses with sub-steps.
+//
+// Outline of PhysicsWorld::step(duration), after Catto's "Solver2D" soft step (Box2D v3, 2024):
+//  1. Contacts: the collision world's broad phase gives candidate pairs (boxes grown by the
+//     speculative distance); a pair with a dynamic body that is awake gets contact_manifolds()
+//     within the speculative distance, a pair at rest keeps last step's contacts. Impulses of
+//     last step's points carry over to points with the same feature id, or failing that to the
+//     nearest point within the speculative distance (warm starting).
+//  2. Islands: union-find over touching pairs of dynamic bodies; an island with an awake body
+//     (or touched by a moving kinematic body) is awake as a whole.
+//  3. Prepare each contact point: anchors from each centre of mass, effective masses along the
+//     normal and tangent, the separation minus the anchors' part (so the current separation is
+//     recomputed from the bodies' motion without new geometry), the closing speed for restitution.
+//  4. For each of `substeps` sub-steps h: integrate velocities (gravity, damping); warm start
+//     (apply the accumulated impulses); solve with position bias: a point still apart may close
+//     its gap in this sub-step (speculative), an overlap beyond the slop is pushed out by a soft
+//     constraint (spring of contact_hertz and damping ratio: bias rate, mass and impulse scales,
+//     stiffer against static bodies) no faster than max_push_speed; friction clamped by the
+//     normal impulse (Coulomb); integrate positions; relax: solve again without bias, so the
+//     push-out leaves no velocity behind (no energy added).
+//  5. Restitution: points that closed faster than the threshold and pushed get a last impulse
+//     making the separating speed restitution x the closing speed.
+//  6. Continuous collision: a dynamic body that moved farther than half its smallest extent is
+//     swept (time_of_impact) against the static bodies along its motion and stopped at the
+//     first contact, keeping its velocity; next step's speculative contact then meets it. A body
+//     touching an obstacle at the start sweeps its core (a small circle at its centre of mass)
+//     instead, so turning or sliding along the contact cannot carry it through; a core that
+//     touches and closes in at the start keeps the body where the step began.
+//  7. Sleep: an island whose bodies all stayed below the sleep speeds for time_to_sleep falls
+//     asleep (velocities zeroed); touching pairs give the began and ended events.
+// Soft constraint coefficients for stiffness omega = 2 pi hertz, damping ratio zeta and step h
+// (Catto, "Soft constraints", GDC 2011): bias rate omega / (2 zeta + h omega), mass scale
+// h omega (2 zeta + h omega) / (1 + h omega (2 zeta + h omega)), impulse scale 1 / (1 + ...).
+#include "collide2d/dynamics.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <numeric>
+#include <tuple>
+#include <variant>
+
+#include "collide2d/shape_cast.hpp"
+
+namespace collide2d {
+
+struct PhysicsWorld::BodyState {
+  BodyType type = BodyType::static_body;
+  Real friction = 0;
+  Real restitution = 0;
+  Real linear_damping = 0;
+  Real angular_damping = 0;
+  Real gravity_scale = 1;
+  MassProperties mass;        // local centre of mass; mass and inertia for dynamic bodies
+  Real inverse_mass = 0;
+  Real inverse_inertia = 0;
+  Real min_extent = 0;        // smallest distance from the centre of mass to the surface, roughly
+  Vec2 center;                // world centre of mass
+  Real angle = 0;             // accumulated angle, radians
+  Rot rotation;               // rotation of the body frame
+  Vec2 velocity;
+  Real angular_velocity = 0;
+  Real sleep_time = 0;
+  bool allow_sleep = true;
+  bool awake = true;
+  int solver_index = 0;       // this step's solver body (0: the fixed body)
+};
+
+namespace {
+
+/// How far the dynamic tree's boxes reach beyond a body (length units) unless the options say:
+/// bodies moving less than this per step cost the broad phase nothing (Box2D's margin).
+constexpr Real physics_tree_margin = Real(0.1);
+
+/// The velocity state the solver works on; entry 0 is a fixed body standing for every static
+/// (and sleeping) body, with zero inverse mass so impulses never change it.
+struct SolverBody {
+  Vec2 velocity;
+  Real angular_velocity = 0;
+  Vec2 delta_position;       // motion of the centre of mass since the start of the step
+  Rot delta_rotation;        // rotation since the start of the step
+  Real inverse_mass = 0;
+  Real inverse_inertia = 0;
+};
+
+struct SoftConstraint {
+  Real bias_rate = 0;
+  Real mass_scale = 1;
+  Real impulse_scale = 0;
+};
+
+SoftConstraint make_soft(Real hertz, Real damping_ratio, Real substep) {
+  if (hertz <= 0) return {};
+  const Real omega = 2 * std::numbers::pi_v<Real> * hertz;
+  const Real a1 = 2 * damping_ratio + substep * omega;
+  const Real a2 = substep * omega * a1;
+  const Real a3 = 1 / (1 + a2);
+  return {omega / a1, a2 * a3, a3};
+}
+
+struct ConstraintPoint {
+  Vec2 anchor_a, anchor_b;      // from each centre of mass to the contact point, world frame at the step's start
+  Real base_separation = 0;     // separation minus (anchor_b - anchor_a).normal
+  Real normal_mass = 0, tangent_mass = 0;
+  Real normal_impulse = 0, tangent_impulse = 0, total_normal_impulse = 0, max_normal_impulse = 0;
+  Real closing_velocity = 0;    // normal relative velocity at the start of the step (< 0 closing)
+};
+
+struct ContactConstraint {
+  int body_a = 0, body_b = 0;   // solver bodies
+  int contact = 0;              // index in contacts_
+  Vec2 normal, tangent;
+  Real friction = 0, restitution = 0;
+  SoftConstraint soft;
+  std::array<ConstraintPoint, 2> points{};
+  int point_count = 0;
+};
+
+/// Angular velocity w crossed with r: the velocity of a point at lever arm r.
+Vec2 cross(Real w, Vec2 r) { return w * left_perpendicular(r); }
+
+/// Relative velocity of B's point with respect to A's at a contact.
+Vec2 relative_velocity(const SolverBody& a, const SolverBody& b, const ConstraintPoint& point) {
+  return b.velocity + cross(b.angular_velocity, point.anchor_b) - a.velocity - cross(a.angular_velocity, point.anchor_a);
+}
+
+void apply_impulse_pair(SolverBody& a, SolverBody& b, const ConstraintPoint& point, Vec2 impulse) {
+  a.velocity = a.velocity - a.inverse_mass * impulse;
+  a.angular_velocity -= a.inverse_inertia * collide2d::cross(point.anchor_a, impulse);
+  b.velocity = b.velocity + b.inverse_mass * impulse;
+  b.angular_velocity += b.inverse_inertia * collide2d::cross(point.anchor_b, impulse);
+}
+
+void warm_start(std::vector<ContactConstraint>& constraints, std::vector<SolverBody>& bodies) {
+  for (ContactConstraint& constraint : constraints) {
+    SolverBody& a = bodies[static_cast<std::size_t>(constraint.body_a)];
+    SolverBody& b = bodies[static_cast<std::size_t>(constraint.body_b)];
+    for (int i = 0; i < constraint.point_count; ++i) {
+      ConstraintPoint& point = constraint.points[static_cast<std::size_t>(i)];
+      apply_impulse_pair(a, b, point, point.normal_impulse * constraint.normal + point.tangent_impulse * constraint.tangent);
+      point.total_normal_impulse += point.normal_impulse;
+    }
+  }
+}
+
+/// One pass over the contacts: non-penetration (with the position bias when `use_bias`), then friction.
+void solve_contacts(std::vector<ContactConstraint>& constraints, std::vector<SolverBody>& bodies, Real inverse_substep, Real max_push_speed,
+                    bool use_bias) {
+  for (ContactConstraint& constraint : constraints) {
+    SolverBody& a = bodies[static_cast<std::size_t>(constraint.body_a)];
+    SolverBody& b = bodies[static_cast<std::size_t>(constraint.body_b)];
+    const Vec2 delta = b.delta_position - a.delta_position;
+    for (int i = 0; i < constraint.point_count; ++i) {
+      ConstraintPoint& point = constraint.points[static_cast<std::size_t>(i)];
+      // The current separation from the bodies' motion since the step began.
+      const Vec2 moved = delta + rotate(b.delta_rotation, point.anchor_b) - rotate(a.delta_rotation, point.anchor_a);
+      const Real separation = dot(moved, constraint.normal) + point.base_separation;
+      Real bias = 0, mass_scale = 1, impulse_scale = 0;
+      if (separation > 0) {
+        bias = separation * inverse_substep;  // may close the gap within this sub-step, no further
+      } else if (use_bias) {
+        bias = std::max(constraint.soft.bias_rate * separation, -max_push_speed);
+        mass_scale = constraint.soft.mass_scale;
+        impulse_scale = constraint.soft.impulse_scale;
+      }
+      const Real normal_speed = dot(relative_velocity(a, b, point), constraint.normal);
+      const Real impulse = -point.normal_mass * mass_scale * (normal_speed + bias) - impulse_scale * point.normal_impulse;
+      const Real accumulated = std::max(point.normal_impulse + impulse, Real{0});
+      const Real applied = accumulated - point.normal_impulse;
+      point.normal_impulse = accumulated;
+      point.max_normal_impulse = std::max(point.max_normal_impulse, applied);
+      point.total_normal_impulse += applied;
+      apply_impulse_pair(a, b, point, applied * constraint.normal);
+    }
+    for (int i = 0; i < constraint.point_count; ++i) {
+      ConstraintPoint& point = constraint.points[static_cast<std::size_t>(i)];
+      const Real tangent_speed = dot(relative_velocity(a, b, point), constraint.tangent);
+      const Real limit = constraint.friction * point.normal_impulse;
+      const Real accumulated = std::clamp(point.tangent_impulse - point.tangent_mass * tangent_speed, -limit, limit);
+      const Real applied = accumulated - point.tangent_impulse;
+      point.tangent_impulse = accumulated;
+      apply_impulse_pair(a, b, point, applied * constraint.tangent);
+    }
+  }
+}
+
+void apply_restitution(std::vector<ContactConstraint>& constraints, std::vector<SolverBody>& bodies, Real threshold) {
+  for (ContactConstraint& constraint : constraints) {
+    if (constraint.restitution == 0) continue;
+    SolverBody& a = bodies[static_cast<std::size_t>(constraint.body_a)];
+    SolverBody& b = bodies[static_cast<std::size_t>(constraint.body_b)];
+    for (int i = 0; i < constraint.point_count; ++i) {
+      ConstraintPoint& point = constraint.points[static_cast<std::size_t>(i)];
+      if (point.closing_velocity > -threshold || point.max_normal_impulse == 0) continue;
+      const Real normal_speed = dot(relative_velocity(a, b, point), constraint.normal);
+      const Real impulse = -point.normal_mass * (normal_speed + constraint.restitution * point.closing_velocity);
+      const Real accumulated = std::max(point.normal_impulse + impulse, Real{0});
+      const Real applied = accumulated - point.normal_impulse;
+      point.normal_impulse = accumulated;
+      point.total_normal_impulse += applied;
+      apply_impulse_pair(a, b, point, applied * constraint.normal);
+    }
+  }
+}
+
+/// Roughly the smallest distance from `center` to the surface of a convex shape (local frame):
+/// how far the body may move in one step before a sweep is needed.
+Real smallest_extent(const ConvexShape& shape, Vec2 center) {
+  return std::visit(
+      [center](const auto& convex) -> Real {
+        using S = std::decay_t<decltype(convex)>;
+        if constexpr (std::is_same_v<S, Circle>) {
+          return convex.radius;
+        } else if constexpr (std::is_same_v<S, Capsule>) {
+          return convex.radius;
+        } else if constexpr (std::is_same_v<S, Segment>) {
+          return 0;
+        } else {
+          Real smallest = std::numeric_limits<Real>::max();
+          for (int i = 0; i < convex.count(); ++i) {
+            const auto index = static_cast<std::size_t>(i);
+            smallest = std::min(smallest, dot(convex.normals()[index], convex.vertices()[index] - center));
+          }
+          return std::max(smallest, Real{0}) + convex.radius();
+        }
+      },
+      shape);
+}
+
+Real smallest_extent(const Shape& shape, Vec2 center) {
+  if (const auto* compound = std::get_if<Compound>(&shape)) {
+    Real smallest = std::numeric_limits<Real>::max();
+    for (const CompoundChild& child : compound->children()) {
+      smallest = std::min(smallest, smallest_extent(child.shape, inverse_transform_point(child.transform, center)));
+    }
+    return smallest;
+  }
+  return std::visit(
+      [center](const auto& convex) -> Real {
+        if constexpr (std::is_same_v<std::decay_t<decltype(convex)>, Compound>) {
+          return 0;
+        } else {
+          return smallest_extent(ConvexShape{convex}, center);
+        }
+      },
+      shape);
+}
+
+/// Union-find over body slots, for islands.
+struct Islands {
+  std::vector<std::uint32_t> parent;
+  std::uint32_t root(std::uint32_t index) {
+    while (parent[index] != index) {
+      parent[index] = parent[parent[index]];
+      index = parent[index];
+    }
+    return index;
+  }
+  void join(std::uint32_t first, std::uint32_t second) {
+    first = root(first);
+    second = root(second);
+    if (first != second) parent[std::max(first, second)] = std::min(first, second);
+  }
+};
+
+bool finite_non_negative(Real value) { return std::isfinite(value) && value >= 0; }
+
+/// Warm starting: each point of `now` takes the impulses of the point of `before` (the same pair
+/// of children, last step) with the same feature id. A point without one takes those of the
+/// nearest unclaimed old point within `reach`: when two nearly parallel faces swap the reference
+/// role as the bodies rock, the ids change but the contact stays where it was.
+void carry_impulses(const RigidContact& before, RigidContact& now, Real reach) {
+  std::array<bool, 2> claimed{};
+  std::array<bool, 2> matched{};
+  for (int i = 0; i < now.point_count; ++i) {
+    for (int k = 0; k < before.point_count; ++k) {
+      if (claimed[static_cast<std::size_t>(k)] || before.points[static_cast<std::size_t>(k)].id != now.points[static_cast<std::size_t>(i)].id) continue;
+      claimed[static_cast<std::size_t>(k)] = matched[static_cast<std::size_t>(i)] = true;
+      now.points[static_cast<std::size_t>(i)].normal_impulse = before.points[static_cast<std::size_t>(k)].normal_impulse;
+      now.points[static_cast<std::size_t>(i)].tangent_impulse = before.points[static_cast<std::size_t>(k)].tangent_impulse;
+    }
+  }
+  for (int i = 0; i < now.point_count; ++i) {
+    if (matched[static_cast<std::size_t>(i)]) continue;
+    RigidContactPoint& point = now.points[static_cast<std::size_t>(i)];
+    int nearest = -1;
+    Real nearest_distance = reach * reach;
+    for (int k = 0; k < before.point_count; ++k) {
+      const Real squared = length_squared(before.points[static_cast<std::size_t>(k)].point - point.point);
+      if (!claimed[static_cast<std::size_t>(k)] && squared <= nearest_distance) {
+        nearest = k;
+        nearest_distance = squared;
+      }
+    }
+    if (nearest < 0 || dot(before.normal, now.normal) < Real(0.99)) continue;
+    claimed[static_cast<std::size_t>(nearest)] = true;
+    point.normal_impulse = before.points[static_cast<std::size_t>(nearest)].normal_impulse;
+    point.tangent_impulse = before.points[static_cast<std::size_t>(nearest)].tangent_impulse;
+  }
+}
+
+}  // namespace
+
+PhysicsWorld::PhysicsWorld(const PhysicsWorldOptions& options)
+    : world_([&] {
+        WorldOptions world_options = options.world;
+        world_options.contact_margin = std::max(options.speculative_distance, Real{0});
+        if (world_options.broad_phase == BroadPhaseKind::dynamic_tree && world_options.broad_phase_options.margin_or_cell == 0) {
+          world_options.broad_phase_options.margin_or_cell = physics_tree_margin;
+        }
+        return world_options;
+      }()),
+      gravity_(options.gravity),
+      speculative_distance_(std::max(options.speculative_distance, Real{0})) {}
+
+PhysicsWorld::PhysicsWorld(PhysicsWorld&&) noexcept = default;
+PhysicsWorld& PhysicsWorld::operator=(PhysicsWorld&&) noexcept = default;
+PhysicsWorld::~PhysicsWorld() = default;
+
+PhysicsWorld::BodyState* PhysicsWorld::live_state(BodyHandle body) {
+  return world_.contains(body) ? &states_[body.index] : nullptr;
+}
+const PhysicsWorld::BodyState* PhysicsWorld::live_state(BodyHandle body) const {
+  return world_.contains(body) ? &states_[body.index] : nullptr;
+}
+
+Result<BodyHandle, BodyError> PhysicsWorld::add(const RigidBodyDefinition& definition) {
+  if (const std::optional<ShapeError> error = validate(definition.shape, definition.transform)) {
+    return BodyError{"shape: " + error->message};
+  }
+  const std::pair<const char*, Real> amounts[] = {{"density", definition.density},
+                                                  {"friction", definition.friction},
+                                                  {"restitution", definition.restitution},
+                                                  {"linear_damping", definition.linear_damping},
+                                                  {"angular_damping", definition.angular_damping}};
+  for (const auto& [name, value] : amounts) {
+    if (!finite_non_negative(value)) return BodyError{std::string(name) + ": must be finite and at least 0"};
+  }
+  if (!std::isfinite(definition.gravity_scale)) return BodyError{"gravity_scale: must be finite"};
+  if (!is_finite(definition.velocity) || !std::isfinite(definition.angular_velocity)) {
+    return BodyError{"velocity: must be finite"};
+  }
+  BodyState state;
+  state.type = definition.type;
+  state.friction = definition.friction;
+  state.restitution = definition.restitution;
+  state.linear_damping = definition.linear_damping;
+  state.angular_damping = definition.angular_damping;
+  state.gravity_scale = definition.gravity_scale;
+  state.allow_sleep = definition.allow_sleep;
+  if (definition.type == BodyType::dynamic_body) {
+    state.mass = compute_mass(definition.shape, definition.density);
+    if (!(state.mass.mass > 0) || !std::isfinite(state.mass.mass)) {
+      return BodyError{"density: a dynamic body needs a shape with area and a positive density (its mass is 0)"};
+    }
+    state.inverse_mass = 1 / state.mass.mass;
+    state.inverse_inertia = definition.fixed_rotation || !(state.mass.inertia > 0) ? 0 : 1 / state.mass.inertia;
+    state.min_extent = smallest_extent(definition.shape, state.mass.center);
+  }
+  const bool moves = definition.type != BodyType::static_body;
+  state.velocity = moves ? definition.velocity : Vec2{};
+  state.angular_velocity = moves && state.inverse_inertia != 0 ? definition.angular_velocity : 0;
+  if (definition.type == BodyType::kinematic_body) state.angular_velocity = definition.angular_velocity;
+  state.rotation = definition.transform.rotation;
+  state.angle = definition.transform.rotation.angle();
+  state.center = transform_point(definition.transform, state.mass.center);
+  state.awake = moves && definition.awake;
+
+  BodyDefinition collision;
+  collision.shape = definition.shape;
+  collision.transform = definition.transform;
+  collision.filter = definition.filter;
+  collision.user_data = definition.user_data;
+  const BodyHandle handle = world_.add(std::move(collision));
+  if (states_.size() <= handle.index) states_.resize(handle.index + 1);
+  states_[handle.index] = state;
+  return handle;
+}
+
+bool PhysicsWorld::remove(BodyHandle body) {
+  if (live_state(body) == nullptr) return false;
+  // Bodies resting on it wake up: they are about to lose a support.
+  for (const RigidContact& contact : contacts_) {
+    if (contact.a == body) wake(contact.b);
+    if (contact.b == body) wake(contact.a);
+  }
+  world_.remove(body);
+  return true;
+}
+
+bool PhysicsWorld::contains(BodyHandle body) const { return live_state(body) != nullptr; }
+
+Transform PhysicsWorld::transform(BodyHandle body) const {
+  const BodyDefinition* definition = world_.find(body);
+  return definition == nullptr ? Transform{} : definition->transform;
+}
+Real PhysicsWorld::angle(BodyHandle body) const {
+  const BodyState* state = live_state(body);
+  return state == nullptr ? 0 : state->angle;
+}
+Vec2 PhysicsWorld::velocity(BodyHandle body) const {
+  const BodyState* state = live_state(body);
+  return state == nullptr ? Vec2{} : state->velocity;
+}
+Real PhysicsWorld::angular_velocity(BodyHandle body) const {
+  const BodyState* state = live_state(body);
+  return state == nullptr ? 0 : state->angular_velocity;
+}
+Vec2 PhysicsWorld::center_of_mass(BodyHandle body) const {
+  const BodyState* state = live_state(body);
+  return state == nullptr ? Vec2{} : state->center;
+}
+MassProperties PhysicsWorld::mass(BodyHandle body) const {
+  const BodyState* state = live_state(body);
+  return state == nullptr ? MassProperties{} : state->mass;
+}
+BodyType PhysicsWorld::type(BodyHandle body) const {
+  const BodyState* state = live_state(body);
+  return state == nullptr ? BodyType::static_body : state->type;
+}
+bool PhysicsWorld::awake(BodyHandle body) const {
+  const BodyState* state = live_state(body);
+  return state != nullptr && state->awake;
+}
+
+void PhysicsWorld::wake(BodyHandle body) {
+  BodyState* state = live_state(body);
+  if (state == nullptr || state->type == BodyType::static_body) return;
+  state->awake = true;
+  state->sleep_time = 0;
+}
+
+bool PhysicsWorld::set_transform(BodyHandle body, const Transform& transform) {
+  BodyState* state = live_state(body);
+  if (state == nullptr || !is_finite(transform.position) || !within_coordinate_limit(transform.position)) return false;
+  world_.set_transform(body, transform);
+  state->rotation = transform.rotation;
+  state->angle = transform.rotation.angle();
+  state->center = transform_point(transform, state->mass.center);
+  wake(body);
+  return true;
+}
+
+bool PhysicsWorld::set_velocity(BodyHandle body, Vec2 velocity, Real angular_velocity) {
+  BodyState* state = live_state(body);
+  if (state == nullptr || state->type == BodyType::static_body || !is_finite(velocity) || !std::isfinite(angular_velocity)) return false;
+  state->velocity = velocity;
+  state->angular_velocity = state->type == BodyType::dynamic_body && state->inverse_inertia == 0 ? 0 : angular_velocity;
+  wake(body);
+  return true;
+}
+
+bool PhysicsWorld::apply_impulse(BodyHandle body, Vec2 impulse, Vec2 world_point) {
+  BodyState* state = live_state(body);
+  if (state == nullptr || state->type != BodyType::dynamic_body || !is_finite(impulse) || !is_finite(world_point)) return false;
+  state->velocity = state->velocity + state->inverse_mass * impulse;
+  state->angular_velocity += state->inverse_inertia * collide2d::cross(world_point - state->center, impulse);
+  wake(body);
+  return true;
+}
+
+bool PhysicsWorld::set_awake(BodyHandle body, bool awake) {
+  BodyState* state = live_state(body);
+  if (state == nullptr || state->type == BodyType::static_body) return false;
+  if (awake) {
+    wake(body);
+  } else {
+    state->awake = false;
+    state->sleep_time = 0;
+    state->velocity = {};
+    state->angular_velocity = 0;
+  }
+  return true;
+}
+
+void PhysicsWorld::set_gravity(Vec2 gravity) {
+  if (is_finite(gravity)) gravity_ = gravity;
+}
+Vec2 PhysicsWorld::gravity() const { return gravity_; }
+
+const std::vector<RigidContact>& PhysicsWorld::contacts() const { return contacts_; }
+std::vector<RigidContact> PhysicsWorld::contacts_of(BodyHandle body) const {
+  std::vector<RigidContact> found;
+  if (!contains(body)) return found;
+  for (const RigidContact& contact : contacts_) {
+    if (contact.a == body || contact.b == body) found.push_back(contact);
+  }
+  return found;
+}
+const std::vector<ContactBegin>& PhysicsWorld::began() const { return began_; }
+const std::vector<std::pair<BodyHandle, BodyHandle>>& PhysicsWorld::ended() const { return ended_; }
+const StepStatistics& PhysicsWorld::statistics() const { return statistics_; }
+const World& PhysicsWorld::world() const { return world_; }
+std::vector<BodyHandle> PhysicsWorld::bodies() const { return world_.bodies(); }
+int PhysicsWorld::size() const { return world_.size(); }
+
+void PhysicsWorld::step(Real duration, const StepOptions& options) {
+  if (!(duration > 0) || !std::isfinite(duration)) return;
+  const int substeps = std::max(options.substeps, 1);
+  const Real substep = duration / static_cast<Real>(substeps);
+  const Real inverse_substep = 1 / substep;
+  statistics_ = {};
+
+  // 1. Contacts. A pair is solved when it holds a dynamic body and something in it moves;
+  //    a pair of bodies at rest keeps last step's contacts (neither moved since).
+  auto moving = [&](const BodyState& state) {
+    return state.awake && (state.type == BodyType::dynamic_body || state.velocity != Vec2{} || state.angular_velocity != 0);
+  };
+  world_.candidate_pairs(candidate_pairs_);
+  std::vector<RigidContact> previous = std::move(contacts_);
+  contacts_.clear();
+  std::size_t cursor = 0;  // into `previous`, sorted like candidate_pairs_
+  for (const auto& [handle_a, handle_b] : candidate_pairs_) {
+    const BodyState& a = states_[handle_a.index];
+    const BodyState& b = states_[handle_b.index];
+    if (a.type != BodyType::dynamic_body && b.type != BodyType::dynamic_body) continue;
+    while (cursor < previous.size() && std::tie(previous[cursor].a, previous[cursor].b) < std::tie(handle_a, handle_b)) ++cursor;
+    std::size_t first_previous = cursor, end_previous = cursor;
+    while (end_previous < previous.size() && previous[end_previous].a == handle_a && previous[end_previous].b == handle_b) ++end_previous;
+    if (!moving(a) && !moving(b)) {
+      contacts_.insert(contacts_.end(), previous.begin() + static_cast<std::ptrdiff_t>(first_previous),
+                       previous.begin() + static_cast<std::ptrdiff_t>(end_previous));
+      continue;
+    }
+    const BodyDefinition& body_a = *world_.find(handle_a);
+    const BodyDefinition& body_b = *world_.find(handle_b);
+    child_manifolds_.clear();
+    contact_manifolds(body_a.shape, body_a.transform, body_b.shape, body_b.transform, child_manifolds_,
+                      {.speculative_distance = speculative_distance_, .reference_face_hysteresis = Real(0.1) * options.linear_slop});
+    for (const ChildManifold& child : child_manifolds_) {
+      RigidContact contact;
+      contact.a = handle_a;
+      contact.b = handle_b;
+      contact.child_a = child.child_a;
+      contact.child_b = child.child_b;
+      contact.normal = child.manifold.normal;
+      contact.tangent = right_perpendicular(child.manifold.normal);
+      contact.point_count = child.manifold.point_count;
+      contact.friction = std::sqrt(a.friction * b.friction);
+      contact.restitution = std::max(a.restitution, b.restitution);
+      const RigidContact* old = nullptr;
+      for (std::size_t k = first_previous; k < end_previous; ++k) {
+        if (previous[k].child_a == child.child_a && previous[k].child_b == child.child_b) old = &previous[k];
+      }
+      for (int i = 0; i < contact.point_count; ++i) {
+        const ManifoldPoint& source = child.manifold.points[static_cast<std::size_t>(i)];
+        RigidContactPoint& point = contact.points[static_cast<std::size_t>(i)];
+        point.point = source.point;
+        point.separation = source.separation;
+        point.id = source.id;
+      }
+      if (old != nullptr) carry_impulses(*old, contact, speculative_distance_);
+      contacts_.push_back(contact);
+    }
+  }
+
+  // 2. Islands of touching dynamic bodies; one awake member (or a moving kinematic body
+  //    touching one) wakes the island.
+  Islands islands;
+  islands.parent.resize(states_.size());
+  std::iota(islands.parent.begin(), islands.parent.end(), std::uint32_t{0});
+  std::vector<char> island_awake(states_.size(), 0);
+  for (const RigidContact& contact : contacts_) {
+    BodyState& a = states_[contact.a.index];
+    BodyState& b = states_[contact.b.index];
+    if (a.type == BodyType::dynamic_body && b.type == BodyType::dynamic_body) {
+      islands.join(contact.a.index, contact.b.index);
+    } else if (a.type == BodyType::kinematic_body && moving(a)) {
+      b.awake = true;
+      b.sleep_time = 0;
+    } else if (b.type == BodyType::kinematic_body && moving(b)) {
+      a.awake = true;
+      a.sleep_time = 0;
+    }
+  }
+  for (BodyHandle body : world_.bodies()) {
+    const BodyState& state = states_[body.index];
+    if (state.type == BodyType::dynamic_body && state.awake) island_awake[islands.root(body.index)] = 1;
+  }
+  for (BodyHandle body : world_.bodies()) {
+    BodyState& state = states_[body.index];
+    if (state.type != BodyType::dynamic_body || !island_awake[islands.root(body.index)] || state.awake) continue;
+    state.awake = true;
+    state.sleep_time = 0;
+  }
+
+  // 3. Solver bodies (entry 0 is the fixed body) and prepared contact constraints.
+  std::vector<SolverBody> bodies(1);
+  std::vector<BodyHandle> solved;  // the body of each solver entry from 1 on
+  for (BodyHandle body : world_.bodies()) {
+    BodyState& state = states_[body.index];
+    state.solver_index = 0;
+    if (state.type == BodyType::static_body || !state.awake) continue;
+    state.solver_index = static_cast<int>(bodies.size());
+    bodies.push_back({state.velocity, state.angular_velocity, {}, {}, state.inverse_mass, state.inverse_inertia});
+    solved.push_back(body);
+  }
+  statistics_.awake_bodies = static_cast<int>(solved.size());
+
+  const Real contact_hertz = std::min(options.contact_hertz, Real(0.25) * inverse_substep);
+  const SoftConstraint soft = make_soft(contact_hertz, options.contact_damping_ratio, substep);
+  const SoftConstraint soft_against_static = make_soft(2 * contact_hertz, options.contact_damping_ratio, substep);
+  std::vector<ContactConstraint> constraints;
+  std::vector<Real> closing_velocity(contacts_.size(), 0);  // of each contact's first point, at the step's start
+  for (std::size_t index = 0; index < contacts_.size(); ++index) {
+    const RigidContact& contact = contacts_[index];
+    const BodyState& a = states_[contact.a.index];
+    const BodyState& b = states_[contact.b.index];
+    if (a.solver_index == 0 && b.solver_index == 0) continue;
+    ContactConstraint constraint;
+    constraint.body_a = a.solver_index;
+    constraint.body_b = b.solver_index;
+    constraint.contact = static_cast<int>(index);
+    constraint.normal = contact.normal;
+    constraint.tangent = contact.tangent;
+    constraint.friction = contact.friction;
+    constraint.restitution = contact.restitution;
+    constraint.soft = a.inverse_mass == 0 || b.inverse_mass == 0 ? soft_against_static : soft;
+    constraint.point_count = contact.point_count;
+    const SolverBody& solver_a = bodies[static_cast<std::size_t>(a.solver_index)];
+    const SolverBody& solver_b = bodies[static_cast<std::size_t>(b.solver_index)];
+    for (int i = 0; i < contact.point_count; ++i) {
+      const RigidContactPoint& source = contact.points[static_cast<std::size_t>(i)];
+      ConstraintPoint& point = constraint.points[static_cast<std::size_t>(i)];
+      point.anchor_a = source.point - a.center;
+      point.anchor_b = source.point - b.center;
+      point.base_separation = source.separation - dot(point.anchor_b - point.anchor_a, contact.normal);
+      const Real normal_arm_a = collide2d::cross(point.anchor_a, contact.normal), normal_arm_b = collide2d::cross(point.anchor_b, contact.normal);
+      const Real tangent_arm_a = collide2d::cross(point.anchor_a, contact.tangent), tangent_arm_b = collide2d::cross(point.anchor_b, contact.tangent);
+      const Real normal_inverse = a.inverse_mass + b.inverse_mass + a.inverse_inertia * normal_arm_a * normal_arm_a +
+                                  b.inverse_inertia * normal_arm_b * normal_arm_b;
+      const Real tangent_inverse = a.inverse_mass + b.inverse_mass + a.inverse_inertia * tangent_arm_a * tangent_arm_a +
+                                   b.inverse_inertia * tangent_arm_b * tangent_arm_b;
+      point.normal_mass = normal_inverse > 0 ? 1 / normal_inverse : 0;
+      point.tangent_mass = tangent_inverse > 0 ? 1 / tangent_inverse : 0;
+      point.normal_impulse = source.normal_impulse;
+      point.tangent_impulse = source.tangent_impulse;
+      point.closing_velocity = dot(relative_velocity(solver_a, solver_b, point), contact.normal);
+    }
+    closing_velocity[index] = constraint.points[0].closing_velocity;
+    constraints.push_back(constraint);
+  }
+  statistics_.contacts = static_cast<int>(constraints.size());
+
+  // 4. Sub-steps.
+  std::vector<Vec2> start_center(solved.size());
+  std::vector<Real> start_angle(solved.size());
+  std::vector<Rot> start_rotation(solved.size());
+  for (std::size_t i = 0; i < solved.size(); ++i) {
+    const BodyState& state = states_[solved[i].index];
+    start_center[i] = state.center;
+    start_angle[i] = state.angle;
+    start_rotation[i] = state.rotation;
+  }
+  for (int sub = 0; sub < substeps; ++sub) {
+    for (std::size_t i = 0; i < solved.size(); ++i) {
+      const BodyState& state = states_[solved[i].index];
+      if (state.type != BodyType::dynamic_body) continue;
+      SolverBody& body = bodies[i + 1];
+      body.velocity = (1 / (1 + substep * state.linear_damping)) * (body.velocity + (substep * state.gravity_scale) * gravity_);
+      body.angular_velocity *= 1 / (1 + substep * state.angular_damping);
+    }
+    warm_start(constraints, bodies);
+    solve_contacts(constraints, bodies, inverse_substep, options.max_push_speed, true);
+    for (std::size_t i = 0; i < solved.size(); ++i) {
+      BodyState& state = states_[solved[i].index];
+      SolverBody& body = bodies[i + 1];
+      body.delta_position = body.delta_position + substep * body.velocity;
+      state.center = state.center + substep * body.velocity;
+      if (body.angular_velocity != 0) {
+        state.angle += substep * body.angular_velocity;
+        state.rotation = Rot::from_angle(state.angle);
+        body.delta_rotation = inverse_compose(start_rotation[i], state.rotation);
+      }
+    }
+    for (int relax = 0; relax < options.relax_iterations; ++relax) {
+      solve_contacts(constraints, bodies, inverse_substep, options.max_push_speed, false);
+    }
+  }
+
+  // 5. Restitution, then the impulses go back to the contacts for the next step's warm start.
+  apply_restitution(constraints, bodies, options.restitution_threshold);
+  for (const ContactConstraint& constraint : constraints) {
+    RigidContact& contact = contacts_[static_cast<std::size_t>(constraint.contact)];
+    for (int i = 0; i < constraint.point_count; ++i) {
+      const ConstraintPoint& source = constraint.points[static_cast<std::size_t>(i)];
+      RigidContactPoint& point = contact.points[static_cast<std::size_t>(i)];
+      point.normal_impulse = source.normal_impulse;
+      point.tangent_impulse = source.tangent_impulse;
+      point.total_normal_impulse = source.total_normal_impulse;
+    }
+  }
+
+  // 6. Velocities back to the bodies; fast bodies swept against static ones; placements to the world.
+  std::vector<BodyHandle> candidates;
+  for (std::size_t i = 0; i < solved.size(); ++i) {
+    BodyState& state = states_[solved[i].index];
+    const SolverBody& body = bodies[i + 1];
+    state.velocity = body.velocity;
+    state.angular_velocity = body.angular_velocity;
+    const BodyDefinition& definition = *world_.find(solved[i]);
+    const Vec2 motion = state.center - start_center[i];
+    if (options.continuous && state.type == BodyType::dynamic_body && length_squared(motion) > 0.25F * state.min_extent * state.min_extent) {
+      const Sweep sweep{state.mass.center, start_center[i], state.center, start_angle[i], state.angle};
+      const Transform start{start_center[i] - rotate(start_rotation[i], state.mass.center), start_rotation[i]};
+      const Transform end{state.center - rotate(state.rotation, state.mass.center), state.rotation};
+      const Aabb swept = compute_aabb(definition.shape, start).merged(compute_aabb(definition.shape, end));
+      Real first_time = 1;
+      for (BodyHandle other : world_.query_aabb(swept, definition.filter)) {
+        const BodyState& other_state = states_[other.index];
+        if (other_state.type != BodyType::static_body) continue;
+        const BodyDefinition& obstacle = *world_.find(other);
+        const Sweep still{{}, obstacle.transform.position, obstacle.transform.position, obstacle.transform.rotation.angle(),
+                          obstacle.transform.rotation.angle()};
+        std::optional<CastHit> hit = time_of_impact(definition.shape, sweep, obstacle.shape, still, {.target_separation = options.linear_slop});
+        if (hit && hit->initially_touching) {
+          // Touching at the start is the solver's contact, but the body may still turn or slide
+          // through: sweep its core, a circle a quarter of its smallest extent around the centre
+          // of mass, which meets the obstacle only when the body would go deep into it.
+          const Shape core = Circle{state.mass.center, Real(0.25) * state.min_extent};
+          // A core already touching and closing in means the body is deep in the obstacle: it
+          // stays where the step began (time 0).
+          hit = time_of_impact(core, sweep, obstacle.shape, still, {});
+        }
+        if (!hit) continue;
+        if (hit->status == IterationStatus::iteration_cap) ++statistics_.continuous_iteration_caps;
+        first_time = std::min(first_time, hit->time);
+      }
+      if (first_time < 1) {
+        ++statistics_.continuous_hits;
+        state.center = lerp(start_center[i], state.center, first_time);
+        state.angle = start_angle[i] + first_time * (state.angle - start_angle[i]);
+        if (state.angle != start_angle[i]) state.rotation = Rot::from_angle(state.angle);
+      }
+    }
+    world_.set_transform(solved[i], {state.center - rotate(state.rotation, state.mass.center), state.rotation});
+  }
+
+  // 7. Sleep: an island sleeps when its slowest-to-settle body has been at rest long enough.
+  std::vector<Real> island_rest(states_.size(), std::numeric_limits<Real>::max());
+  for (BodyHandle body : solved) {
+    BodyState& state = states_[body.index];
+    if (state.type != BodyType::dynamic_body) continue;
+    const bool at_rest = state.allow_sleep && length_squared(state.velocity) <= options.sleep_linear_speed * options.sleep_linear_speed &&
+                         std::abs(state.angular_velocity) <= options.sleep_angular_speed;
+    state.sleep_time = at_rest ? state.sleep_time + duration : 0;
+  }
+  for (const RigidContact& contact : contacts_) {
+    // A moving kinematic body keeps what it touches awake.
+    const BodyState& a = states_[contact.a.index];
+    const BodyState& b = states_[contact.b.index];
+    if (a.type == BodyType::kinematic_body && moving(a)) states_[contact.b.index].sleep_time = 0;
+    if (b.type == BodyType::kinematic_body && moving(b)) states_[contact.a.index].sleep_time = 0;
+  }
+  for (BodyHandle body : solved) {
+    const BodyState& state = states_[body.index];
+    if (state.type != BodyType::dynamic_body) continue;
+    Real& rest = island_rest[islands.root(body.index)];
+    if (rest == std::numeric_limits<Real>::max()) ++statistics_.islands;
+    rest = std::min(rest, state.sleep_time);
+  }
+  if (options.sleep) {
+    for (BodyHandle body : solved) {
+      BodyState& state = states_[body.index];
+      if (state.type != BodyType::dynamic_body || island_rest[islands.root(body.index)] < options.time_to_sleep) continue;
+      state.awake = false;
+      state.velocity = {};
+      state.angular_velocity = 0;
+    }
+  }
+
+  // Events: a pair touches when one of its points is within the slop. A pair that touches now
+  //    and did not after the previous step began; one that did and does not (or lost a body) ended.
+  std::vector<std::pair<BodyHandle, BodyHandle>> touching;
+  began_.clear();
+  for (std::size_t first = 0; first < contacts_.size();) {
+    std::size_t end = first;
+    bool touches = false;
+    Real impulse = 0;
+    for (; end < contacts_.size() && contacts_[end].a == contacts_[first].a && contacts_[end].b == contacts_[first].b; ++end) {
+      const RigidContact& contact = contacts_[end];
+      for (int i = 0; i < contact.point_count; ++i) {
+        const RigidContactPoint& point = contact.points[static_cast<std::size_t>(i)];
+        touches = touches || point.separation <= options.linear_slop;
+        impulse += point.total_normal_impulse;
+      }
+    }
+    const RigidContact& contact = contacts_[first];
+    if (touches) {
+      touching.emplace_back(contact.a, contact.b);
+      if (!std::binary_search(touching_.begin(), touching_.end(), touching.back())) {
+        began_.push_back({contact.a, contact.b, contact.points[0].point, contact.normal, -closing_velocity[first], impulse});
+      }
+    }
+    first = end;
+  }
+  ended_.clear();
+  std::set_difference(touching_.begin(), touching_.end(), touching.begin(), touching.end(), std::back_inserter(ended_));
+  touching_ = std::move(touching);
+}
+
+}  // namespace collide2d
