@@ -125,7 +125,7 @@ Vec2 relative_velocity(const SolverBody& a, const SolverBody& b, const Constrain
   return b.velocity + cross(b.angular_velocity, point.anchor_b) - a.velocity - cross(a.angular_velocity, point.anchor_a);
 }
 
-void apply_impulse_pair(SolverBody& a, SolverBody& b, const ConstraintPoint& point, Vec2 impulse) {
+inline void apply_impulse_pair(SolverBody& a, SolverBody& b, const ConstraintPoint& point, Vec2 impulse) {
   a.velocity = a.velocity - a.inverse_mass * impulse;
   a.angular_velocity -= a.inverse_inertia * collide2d::cross(point.anchor_a, impulse);
   b.velocity = b.velocity + b.inverse_mass * impulse;
@@ -134,13 +134,16 @@ void apply_impulse_pair(SolverBody& a, SolverBody& b, const ConstraintPoint& poi
 
 void warm_start(std::vector<ContactConstraint>& constraints, std::vector<SolverBody>& bodies) {
   for (ContactConstraint& constraint : constraints) {
-    SolverBody& a = bodies[static_cast<std::size_t>(constraint.body_a)];
-    SolverBody& b = bodies[static_cast<std::size_t>(constraint.body_b)];
+    // Local copies keep the two bodies' velocities in registers through the points.
+    SolverBody a = bodies[static_cast<std::size_t>(constraint.body_a)];
+    SolverBody b = bodies[static_cast<std::size_t>(constraint.body_b)];
     for (int i = 0; i < constraint.point_count; ++i) {
       ConstraintPoint& point = constraint.points[static_cast<std::size_t>(i)];
       apply_impulse_pair(a, b, point, point.normal_impulse * constraint.normal + point.tangent_impulse * constraint.tangent);
       point.total_normal_impulse += point.normal_impulse;
     }
+    bodies[static_cast<std::size_t>(constraint.body_a)] = a;
+    bodies[static_cast<std::size_t>(constraint.body_b)] = b;
   }
 }
 
@@ -148,8 +151,9 @@ void warm_start(std::vector<ContactConstraint>& constraints, std::vector<SolverB
 void solve_contacts(std::vector<ContactConstraint>& constraints, std::vector<SolverBody>& bodies, Real inverse_substep, Real max_push_speed,
                     bool use_bias) {
   for (ContactConstraint& constraint : constraints) {
-    SolverBody& a = bodies[static_cast<std::size_t>(constraint.body_a)];
-    SolverBody& b = bodies[static_cast<std::size_t>(constraint.body_b)];
+    // Local copies keep the two bodies' velocities in registers through the points.
+    SolverBody a = bodies[static_cast<std::size_t>(constraint.body_a)];
+    SolverBody b = bodies[static_cast<std::size_t>(constraint.body_b)];
     const Vec2 delta = b.delta_position - a.delta_position;
     for (int i = 0; i < constraint.point_count; ++i) {
       ConstraintPoint& point = constraint.points[static_cast<std::size_t>(i)];
@@ -182,14 +186,17 @@ void solve_contacts(std::vector<ContactConstraint>& constraints, std::vector<Sol
       point.tangent_impulse = accumulated;
       apply_impulse_pair(a, b, point, applied * constraint.tangent);
     }
+    bodies[static_cast<std::size_t>(constraint.body_a)] = a;
+    bodies[static_cast<std::size_t>(constraint.body_b)] = b;
   }
 }
 
 void apply_restitution(std::vector<ContactConstraint>& constraints, std::vector<SolverBody>& bodies, Real threshold) {
   for (ContactConstraint& constraint : constraints) {
     if (constraint.restitution == 0) continue;
-    SolverBody& a = bodies[static_cast<std::size_t>(constraint.body_a)];
-    SolverBody& b = bodies[static_cast<std::size_t>(constraint.body_b)];
+    // Local copies keep the two bodies' velocities in registers through the points.
+    SolverBody a = bodies[static_cast<std::size_t>(constraint.body_a)];
+    SolverBody b = bodies[static_cast<std::size_t>(constraint.body_b)];
     for (int i = 0; i < constraint.point_count; ++i) {
       ConstraintPoint& point = constraint.points[static_cast<std::size_t>(i)];
       if (point.closing_velocity > -threshold || point.max_normal_impulse == 0) continue;
@@ -201,6 +208,8 @@ void apply_restitution(std::vector<ContactConstraint>& constraints, std::vector<
       point.total_normal_impulse += applied;
       apply_impulse_pair(a, b, point, applied * constraint.normal);
     }
+    bodies[static_cast<std::size_t>(constraint.body_a)] = a;
+    bodies[static_cast<std::size_t>(constraint.body_b)] = b;
   }
 }
 
