@@ -38,6 +38,7 @@ demo-screenshots: deps build/release/build.ninja
 	$(HEADLESS) $(DEMO) --view boxes --frames 75 --keys right:50,i+right:25 --screenshot docs/images/demo-boxes.png
 	$(HEADLESS) $(DEMO) --view minkowski --frames 4 --keys e:1,n:1,n:1,wait:1 --screenshot docs/images/demo-minkowski.png
 	$(HEADLESS) $(DEMO) --view slopes --frames 230 --keys right:100,right+up:2,right:128 --screenshot docs/images/demo-slopes.png
+	$(HEADLESS) $(DEMO) --view playground --frames 150 --screenshot docs/images/demo-playground.png
 	$(HEADLESS) $(DEMO) --view scene --scene scenes/mixed.json --frames 2 --screenshot docs/images/demo-scene.png
 
 test-double:

@@ -42,8 +42,8 @@ constexpr KeyBinding key_bindings[] = {
     {sf::Keyboard::H, Key::h},         {sf::Keyboard::Add, Key::plus},        {sf::Keyboard::Equal, Key::plus},
     {sf::Keyboard::Subtract, Key::minus}, {sf::Keyboard::Hyphen, Key::minus}, {sf::Keyboard::Num1, Key::view_1},
     {sf::Keyboard::Numpad1, Key::view_1}, {sf::Keyboard::Num2, Key::view_2},  {sf::Keyboard::Numpad2, Key::view_2},
-    {sf::Keyboard::Num3, Key::view_3}, {sf::Keyboard::Numpad3, Key::view_3},  {sf::Keyboard::Num5, Key::view_5},
-    {sf::Keyboard::Numpad5, Key::view_5},
+    {sf::Keyboard::Num3, Key::view_3}, {sf::Keyboard::Numpad3, Key::view_3},  {sf::Keyboard::Num4, Key::view_4},
+    {sf::Keyboard::Numpad4, Key::view_4}, {sf::Keyboard::Num5, Key::view_5},  {sf::Keyboard::Numpad5, Key::view_5},
 };
 
 std::optional<Key> key_of(sf::Keyboard::Key code) {

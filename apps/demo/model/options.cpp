@@ -100,7 +100,7 @@ Result<Options, OptionsError> parse_options(std::span<const std::string_view> ar
       if (!text) return OptionsError{std::string(argument) + " needs a value"};
       if (argument == "--view") {
         const std::optional<ViewKind> view = view_from_name(*text);
-        if (!view) return OptionsError{"--view: unknown view '" + std::string(*text) + "' (known: boxes, minkowski, slopes, scene)"};
+        if (!view) return OptionsError{"--view: unknown view '" + std::string(*text) + "' (known: boxes, minkowski, slopes, playground, scene)"};
         options.view = *view;
       } else if (argument == "--scene") {
         if (text->empty()) return OptionsError{"--scene needs a file name"};
@@ -135,10 +135,10 @@ Result<Options, OptionsError> parse_options(std::span<const std::string_view> ar
 }
 
 std::string usage() {
-  return "usage: collide2d-demo [--view boxes|minkowski|slopes|scene] [--scene FILE] [--no-push-out]\n"
+  return "usage: collide2d-demo [--view boxes|minkowski|slopes|playground|scene] [--scene FILE] [--no-push-out]\n"
          "                      [--frames N [--screenshot FILE.png] [--keys NAME:FRAMES,...]]\n"
          "\n"
-         "  --view NAME        start in view 1 (boxes), 2 (minkowski), 3 (slopes) or 5 (scene)\n"
+         "  --view NAME        start in view 1 (boxes), 2 (minkowski), 3 (slopes), 4 (playground) or 5 (scene)\n"
          "  --scene FILE       a scene for view 5: collide2d JSON or a SteerSuite XML test case\n"
          "  --no-push-out      start view 1 with push-out off\n"
          "  --frames N         run N frames (1/60 s each) and exit\n"

@@ -9,6 +9,7 @@
 #include "views.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <numbers>
 #include <utility>
@@ -28,7 +29,7 @@ constexpr std::pair<Key, std::string_view> key_names[] = {
     {Key::p, "p"},       {Key::n, "n"},         {Key::b, "b"},        {Key::g, "g"},       {Key::e, "e"},
     {Key::t, "t"},       {Key::z, "z"},         {Key::c, "c"},        {Key::m, "m"},       {Key::r, "r"},
     {Key::space, "space"}, {Key::h, "h"},       {Key::plus, "plus"},  {Key::minus, "minus"}, {Key::view_1, "1"},
-    {Key::view_2, "2"},  {Key::view_3, "3"},    {Key::view_5, "5"},
+    {Key::view_2, "2"},  {Key::view_3, "3"},    {Key::view_4, "4"},   {Key::view_5, "5"},
 };
 
 constexpr Real move_speed = 3;      // world units per second, arrow keys
@@ -709,6 +710,170 @@ std::vector<std::string> SlopesView::help() const {
           "left drag: move the character"};
 }
 
+// ---------------------------------------------------------------- view 4: playground
+
+namespace {
+
+constexpr Real playground_normal_length = Real(0.4);  // world length of a drawn contact normal
+constexpr int playground_pyramid_rows = 6;
+
+/// A static body of the playground's box.
+RigidBodyDefinition fixed(Shape shape, Transform transform) {
+  return {.shape = std::move(shape), .transform = transform, .type = BodyType::static_body};
+}
+
+/// A convex polygon of 5 to 7 corners at random angles on a circle of `radius` (corners on a
+/// circle, taken in angle order, always make a convex outline).
+Polygon random_polygon(std::mt19937& random, Real radius) {
+  std::uniform_real_distribution<Real> angle(0, 2 * std::numbers::pi_v<Real>);
+  const int corners = std::uniform_int_distribution<int>(5, 7)(random);
+  std::vector<Real> angles;
+  for (int i = 0; i < corners; ++i) angles.push_back(angle(random));
+  std::sort(angles.begin(), angles.end());
+  std::vector<Vec2> points;
+  for (Real a : angles) points.push_back(radius * Vec2{std::cos(a), std::sin(a)});
+  if (auto polygon = make_polygon(points)) return std::move(polygon).value();
+  return make_box(radius, radius).value();  // corners too close together: a square instead
+}
+
+}  // namespace
+
+std::string_view drop_name(DropKind kind) {
+  switch (kind) {
+    case DropKind::box: return "box";
+    case DropKind::circle: return "circle";
+    case DropKind::capsule: return "capsule";
+    case DropKind::polygon: return "polygon";
+  }
+  return "?";
+}
+
+PlaygroundView::PlaygroundView() { reset(); }
+
+void PlaygroundView::reset() {
+  physics_ = PhysicsWorld({.gravity = {0, -10}});
+  movable_.clear();
+  random_.seed(2026);
+  next_drop_ = DropKind::box;
+  paused_ = false;
+  steps_ = 0;
+  held_ = -1;
+  // The box: a floor, two walls and a 20 degree slope on the left.
+  static_cast<void>(physics_.add(fixed(make_box(12, Real(0.5)).value(), {{0, Real(-0.5)}, {}})));
+  static_cast<void>(physics_.add(fixed(make_box(Real(0.5), 6).value(), {{Real(-12.5), Real(5.5)}, {}})));
+  static_cast<void>(physics_.add(fixed(make_box(Real(0.5), 6).value(), {{Real(12.5), Real(5.5)}, {}})));
+  static_cast<void>(physics_.add(fixed(make_box(4, Real(0.25)).value(), {{-7, Real(2.5)}, Rot::from_angle(Real(-20 * std::numbers::pi / 180))})));
+  // A pyramid of boxes on the right.
+  for (int row = 0; row < playground_pyramid_rows; ++row) {
+    for (int column = 0; column < playground_pyramid_rows - row; ++column) {
+      const Real x = 5 + static_cast<Real>(column) - static_cast<Real>(playground_pyramid_rows - row - 1) / 2;
+      movable_.push_back(physics_.add({.shape = make_box(Real(0.5), Real(0.5)).value(), .transform = {{x, Real(0.5) + static_cast<Real>(row)}, {}}}).value());
+    }
+  }
+  // One of each kind above the slope, to slide and roll down it.
+  for (const Vec2 at : {Vec2{-9, 6}, Vec2{-7, 7}, Vec2{-5, 6}, Vec2{-3, 8}}) drop(at);
+}
+
+void PlaygroundView::drop(Vec2 world) {
+  Shape shape;
+  switch (next_drop_) {
+    case DropKind::box: shape = make_box(Real(0.4), Real(0.4)).value(); break;
+    case DropKind::circle: shape = Circle{{}, Real(0.4)}; break;
+    case DropKind::capsule: shape = Capsule{{Real(-0.4), 0}, {Real(0.4), 0}, Real(0.25)}; break;
+    case DropKind::polygon: shape = random_polygon(random_, Real(0.5)); break;
+  }
+  const Real turn = std::uniform_real_distribution<Real>(-1, 1)(random_);
+  movable_.push_back(physics_.add({.shape = std::move(shape), .transform = {world, Rot::from_angle(turn)}, .restitution = Real(0.2)}).value());
+  next_drop_ = static_cast<DropKind>((static_cast<int>(next_drop_) + 1) % 4);
+}
+
+void PlaygroundView::step_once() {
+  const auto start = std::chrono::steady_clock::now();
+  physics_.step(step_seconds);
+  last_step_milliseconds_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  ++steps_;
+  if (held_ >= 0) {  // a held body stays where the drag put it
+    physics_.set_transform(movable_[static_cast<std::size_t>(held_)], held_at_);
+    physics_.set_velocity(movable_[static_cast<std::size_t>(held_)], {}, 0);
+  }
+}
+
+void PlaygroundView::update(std::span<const Key>, Real) {
+  if (!paused_) step_once();
+}
+
+void PlaygroundView::key_pressed(Key key) {
+  if (key == Key::p) paused_ = !paused_;
+  if (key == Key::n && paused_) step_once();
+  if (key == Key::r) reset();
+}
+
+int PlaygroundView::body_at(Vec2 world) const {
+  for (int i = static_cast<int>(movable_.size()) - 1; i >= 0; --i) {
+    const BodyHandle body = movable_[static_cast<std::size_t>(i)];
+    const BodyDefinition* definition = physics_.world().find(body);
+    if (definition != nullptr && contains(definition->shape, definition->transform, world)) return i;
+  }
+  return -1;
+}
+
+void PlaygroundView::move_body(int body, Vec2 delta) {
+  if (body < 0 || body >= static_cast<int>(movable_.size())) return;
+  held_ = body;
+  const BodyHandle handle = movable_[static_cast<std::size_t>(body)];
+  const Transform placed = physics_.transform(handle);
+  held_at_ = {placed.position + delta, placed.rotation};
+  physics_.set_transform(handle, held_at_);
+  physics_.set_velocity(handle, {}, 0);
+}
+
+void PlaygroundView::release() { held_ = -1; }
+
+Camera PlaygroundView::initial_camera(int width, int height) const {
+  Camera camera{{0, 0}, 60, width, height};
+  camera.fit({{-13, -1}, {13, 11}});
+  return camera;
+}
+
+void PlaygroundView::draw(DrawList& list, std::vector<std::string>& info) const {
+  int awake = 0;
+  for (BodyHandle body : physics_.bodies()) {
+    const BodyDefinition& definition = *physics_.world().find(body);
+    if (physics_.type(body) == BodyType::static_body) {
+      draw_shape(list, definition.shape, definition.transform, palette::touching, palette::touching_outline);
+    } else if (physics_.awake(body)) {
+      ++awake;
+      draw_shape(list, definition.shape, definition.transform, palette::mover, palette::mover_outline);
+    } else {
+      draw_shape(list, definition.shape, definition.transform, palette::apart, palette::apart_outline);
+    }
+  }
+  int points = 0;
+  for (const RigidContact& contact : physics_.contacts()) {
+    for (int i = 0; i < contact.point_count; ++i) {
+      const RigidContactPoint& point = contact.points[static_cast<std::size_t>(i)];
+      if (point.separation > 0) continue;  // speculative: not touching yet
+      ++points;
+      list.add(Arrow{point.point, point.point + playground_normal_length * contact.normal, palette::normal_arrow, 2});
+      list.add(Dot{point.point, 3, palette::contact});
+    }
+  }
+  const StepStatistics& statistics = physics_.statistics();
+  info.push_back("View 4: playground. " + io::count_of(movable_.size(), "dynamic body", "dynamic bodies") + ", " + std::to_string(awake) +
+                 " awake (green; asleep: blue); " + io::count_of(static_cast<std::size_t>(points), "contact point", "contact points") +
+                 " (purple: normals)");
+  info.push_back(std::string(paused_ ? "paused" : "running") + " at step " + std::to_string(steps_) + " (" + format_number(step_seconds * 1000) +
+                 " ms of simulated time each): the last took " + format_number(static_cast<Real>(last_step_milliseconds_)) + " ms; " +
+                 io::count_of(static_cast<std::size_t>(statistics.islands), "island", "islands") + ", " +
+                 io::count_of(static_cast<std::size_t>(statistics.continuous_hits), "swept stop", "swept stops"));
+  info.push_back("a click on empty space drops a " + std::string(drop_name(next_drop_)));
+}
+
+std::vector<std::string> PlaygroundView::help() const {
+  return {"left click on empty space: drop a box, circle, capsule or polygon (in turn)", "left drag: hold and move a body",
+          "P: pause or run, N: one step while paused, R: start again"};
+}
+
 // ---------------------------------------------------------------- view 5: scene
 
 SceneView::SceneView(io::Scene scene, std::string path) : scene_(std::move(scene)), path_(std::move(path)) {
@@ -786,6 +951,7 @@ std::optional<ViewKind> view_from_name(std::string_view name) {
   if (name == "boxes") return ViewKind::boxes;
   if (name == "minkowski") return ViewKind::minkowski;
   if (name == "slopes") return ViewKind::slopes;
+  if (name == "playground") return ViewKind::playground;
   if (name == "scene") return ViewKind::scene;
   return std::nullopt;
 }
@@ -795,6 +961,7 @@ std::string_view view_name(ViewKind view) {
     case ViewKind::boxes: return "boxes";
     case ViewKind::minkowski: return "minkowski";
     case ViewKind::slopes: return "slopes";
+    case ViewKind::playground: return "playground";
     case ViewKind::scene: return "scene";
   }
   return "?";
@@ -804,7 +971,8 @@ Demo::Demo(ViewKind view, std::optional<SceneView> scene, int width, int height)
   cameras_[0] = boxes_.initial_camera(width, height);
   cameras_[1] = minkowski_.initial_camera(width, height);
   cameras_[2] = slopes_.initial_camera(width, height);
-  cameras_[3] = scene_ ? scene_->initial_camera(width, height) : Camera{{0, 0}, 60, width, height};
+  cameras_[3] = playground_.initial_camera(width, height);
+  cameras_[4] = scene_ ? scene_->initial_camera(width, height) : Camera{{0, 0}, 60, width, height};
 }
 
 void Demo::set_view(ViewKind view) {
@@ -817,6 +985,7 @@ void Demo::key_pressed(Key key) {
     case Key::view_1: set_view(ViewKind::boxes); return;
     case Key::view_2: set_view(ViewKind::minkowski); return;
     case Key::view_3: set_view(ViewKind::slopes); return;
+    case Key::view_4: set_view(ViewKind::playground); return;
     case Key::view_5: set_view(ViewKind::scene); return;
     case Key::h: show_help_ = !show_help_; return;
     case Key::plus:
@@ -830,6 +999,7 @@ void Demo::key_pressed(Key key) {
   if (view_ == ViewKind::boxes) boxes_.key_pressed(key);
   if (view_ == ViewKind::minkowski) minkowski_.key_pressed(key);
   if (view_ == ViewKind::slopes) slopes_.key_pressed(key);
+  if (view_ == ViewKind::playground) playground_.key_pressed(key);
 }
 
 void Demo::update(std::span<const Key> held, Real seconds) {
@@ -842,6 +1012,7 @@ void Demo::update(std::span<const Key> held, Real seconds) {
   if (view_ == ViewKind::boxes) boxes_.update(held, seconds);
   if (view_ == ViewKind::minkowski) minkowski_.update(held, seconds);
   if (view_ == ViewKind::slopes) slopes_.update(held, seconds);
+  if (view_ == ViewKind::playground) playground_.update(held, seconds);
 }
 
 void Demo::mouse_pressed(MouseButton button, ScreenPoint at) {
@@ -855,6 +1026,10 @@ void Demo::mouse_pressed(MouseButton button, ScreenPoint at) {
     case ViewKind::boxes: dragged_body_ = boxes_.body_at(world); break;
     case ViewKind::minkowski: dragged_body_ = minkowski_.body_at(world); break;
     case ViewKind::slopes: dragged_body_ = slopes_.body_at(world); break;
+    case ViewKind::playground:
+      dragged_body_ = playground_.body_at(world);
+      if (dragged_body_ < 0) playground_.drop(world);
+      break;
     case ViewKind::scene: dragged_body_ = scene_ ? scene_->body_at(world) : -1; break;
   }
 }
@@ -866,6 +1041,7 @@ void Demo::mouse_moved(ScreenPoint at) {
       case ViewKind::boxes: boxes_.move_body(dragged_body_, delta); break;
       case ViewKind::minkowski: minkowski_.move_body(dragged_body_, delta); break;
       case ViewKind::slopes: slopes_.move_body(dragged_body_, delta); break;
+      case ViewKind::playground: playground_.move_body(dragged_body_, delta); break;
       case ViewKind::scene:
         if (scene_) scene_->move_body(dragged_body_, delta);
         break;
@@ -877,8 +1053,12 @@ void Demo::mouse_moved(ScreenPoint at) {
 }
 
 void Demo::mouse_released(MouseButton button) {
-  if (button == MouseButton::left) dragged_body_ = -1;
-  else panning_ = false;
+  if (button == MouseButton::left) {
+    dragged_body_ = -1;
+    playground_.release();
+  } else {
+    panning_ = false;
+  }
 }
 
 void Demo::wheel(double notches, ScreenPoint at) { active_camera().zoom_at(at, std::pow(1.15, notches)); }
@@ -908,6 +1088,10 @@ DrawList Demo::draw() const {
       slopes_.draw(list, info);
       help = slopes_.help();
       break;
+    case ViewKind::playground:
+      playground_.draw(list, info);
+      help = playground_.help();
+      break;
     case ViewKind::scene:
       if (scene_) {
         scene_->draw(list, info);
@@ -919,7 +1103,7 @@ DrawList Demo::draw() const {
   }
   if (show_help_) {
     std::vector<std::string> lines = {"collide2d demo: view " + std::string(view_name(view_)),
-                                      "1: boxes   2: minkowski   3: slopes   5: scene"};
+                                      "1: boxes   2: minkowski   3: slopes   4: playground   5: scene"};
     lines.insert(lines.end(), help.begin(), help.end());
     lines.push_back("WASD or right/middle drag: pan; wheel or +/-: zoom");
     lines.push_back("H: hide this help");

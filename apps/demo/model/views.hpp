@@ -5,6 +5,7 @@
 // Minkowski difference and the steps of GJK, EPA and SAT from the library's own traces);
 // exit_vector_move and SlopesView (view 3: a character walking and jumping on one concave
 // terrain outline, moved by move_and_slide or by the original exit-vector method);
+// PlaygroundView (view 4: the rigid-body step: drop shapes, drag them, pause and single-step);
 // SceneView (view 5: a scene file's bodies with the io library's pair report); Demo (the current
 // view, one camera per view, keyboard and mouse input, the grid and the help panel). Every view
 // describes its frame as a DrawList; the window program only paints it.
@@ -12,12 +13,14 @@
 
 #include <array>
 #include <optional>
+#include <random>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "collide2d/algorithms.hpp"
+#include "collide2d/dynamics.hpp"
 #include "collide2d/io/pairs.hpp"
 #include "collide2d/io/scene.hpp"
 #include "collide2d/penetration.hpp"
@@ -32,14 +35,14 @@ enum class Key {
   left, right, up, down,           ///< arrows: move the green box (view 1) or shape B (view 2); walk and jump (view 3)
   a, d, s, w,                      ///< pan left, right, down, up
   i, o,                            ///< rotate: I the red box / shape A, O the green box / shape B
-  p,                               ///< view 1: push-out on or off
-  n, b,                            ///< view 2: next step, back one step
+  p,                               ///< view 1: push-out on or off; view 4: pause
+  n, b,                            ///< view 2: next step, back one step; view 4: N one step while paused
   g, e, t,                         ///< view 2: show GJK, EPA or SAT (separating axes Tried)
   z, c,                            ///< view 2: next shape for A (Z) or B (C)
-  m, r, space,                     ///< view 3: switch the method (M), back to the start (R), jump (space)
+  m, r, space,                     ///< view 3: switch the method (M), back to the start (R, also view 4), jump (space)
   h,                               ///< help panel on or off
   plus, minus,                     ///< zoom in or out about the window's centre
-  view_1, view_2, view_3, view_5,  ///< number keys: switch to view 1, 2, 3 or 5
+  view_1, view_2, view_3, view_4, view_5,  ///< number keys: switch to view 1, 2, 3, 4 or 5
 };
 
 /// The key of a name used in --keys scripts ("left", "i", "1", "plus", "space", ...); empty for unknown names.
@@ -325,6 +328,72 @@ class SlopesView {
   std::vector<Vec2> trail_;  // the character's last positions, oldest first
 };
 
+/// The shapes view 4 drops, in turn.
+enum class DropKind { box, circle, capsule, polygon };
+
+/// The name view 4 shows for a drop kind ("box", "circle", "capsule", "polygon").
+std::string_view drop_name(DropKind kind);
+
+/// View 4: the rigid-body step (PhysicsWorld). A ground, two walls, a slope and a pyramid of
+/// boxes; a left click on empty space drops the next shape (a box, a circle, a capsule, a random
+/// convex polygon), a left drag holds a body and moves it, P pauses, N steps once while paused,
+/// R resets. Bodies awake and asleep are coloured apart; contact points and normals are drawn, with
+/// the step's time in milliseconds and the counts.
+class PlaygroundView {
+ public:
+  /// The simulated time of one step (one per frame while running), seconds.
+  static constexpr Real step_seconds = Real(1) / 60;
+
+  /// The starting scene, running.
+  PlaygroundView();
+
+  /// The simulation.
+  const PhysicsWorld& physics() const { return physics_; }
+  /// The bodies a drag may move (every dynamic body), in the order they were added.
+  const std::vector<BodyHandle>& movable() const { return movable_; }
+  /// True while paused.
+  bool paused() const { return paused_; }
+  /// Steps taken since the start or the last reset.
+  int steps() const { return steps_; }
+  /// What the next click drops.
+  DropKind next_drop() const { return next_drop_; }
+  /// Back to the starting scene, running.
+  void reset();
+  /// Drops the next shape, at rest, centred on a world point, and moves on to the next kind.
+  void drop(Vec2 world);
+
+  /// One frame: one step unless paused (a held body is kept still).
+  void update(std::span<const Key> held, Real seconds);
+  /// A key going down: P pauses or runs, N steps once while paused, R resets.
+  void key_pressed(Key key);
+  /// The movable body under a world point (its index in movable()), or -1.
+  int body_at(Vec2 world) const;
+  /// Holds a movable body and moves it by a world vector (it keeps still until released).
+  void move_body(int body, Vec2 delta);
+  /// Lets go of the held body.
+  void release();
+
+  /// The starting camera: the whole box in the window.
+  Camera initial_camera(int width, int height) const;
+  /// The frame: static bodies, dynamic bodies (awake and asleep apart), contact points and normals.
+  void draw(DrawList& list, std::vector<std::string>& info) const;
+  /// Key help lines of this view.
+  std::vector<std::string> help() const;
+
+ private:
+  void step_once();
+
+  PhysicsWorld physics_;
+  std::vector<BodyHandle> movable_;
+  std::mt19937 random_{2026};
+  DropKind next_drop_ = DropKind::box;
+  bool paused_ = false;
+  int steps_ = 0;
+  int held_ = -1;              // index in movable_ of the body a drag holds, or -1
+  Transform held_at_;          // where the held body is kept
+  double last_step_milliseconds_ = 0;
+};
+
 /// View 5: the bodies of a scene file; dragging one updates the pairs as `collide2d pairs`
 /// reports them (io::find_pairs).
 class SceneView {
@@ -356,14 +425,14 @@ class SceneView {
 };
 
 /// Which view is shown (in the order of their number keys).
-enum class ViewKind { boxes, minkowski, slopes, scene };
+enum class ViewKind { boxes, minkowski, slopes, playground, scene };
 
-/// The view of a --view name ("boxes", "minkowski", "slopes", "scene"); empty for unknown names.
+/// The view of a --view name ("boxes", "minkowski", "slopes", "playground", "scene"); empty for unknown names.
 std::optional<ViewKind> view_from_name(std::string_view name);
 /// The --view name of a view.
 std::string_view view_name(ViewKind view);
 
-/// The whole demo: the four views, which one is shown, a camera per view, and input.
+/// The whole demo: the five views, which one is shown, a camera per view, and input.
 class Demo {
  public:
   /// A demo showing `view` in a window of `width` by `height` pixels; view 5 shows `scene` when given.
@@ -379,6 +448,8 @@ class Demo {
   MinkowskiView& minkowski() { return minkowski_; }
   /// View 3.
   SlopesView& slopes() { return slopes_; }
+  /// View 4.
+  PlaygroundView& playground() { return playground_; }
   /// View 5, when a scene was given.
   SceneView* scene() { return scene_ ? &*scene_ : nullptr; }
   /// The camera of the view shown.
@@ -388,7 +459,8 @@ class Demo {
   void key_pressed(Key key);
   /// One frame of `seconds` with `held` keys down: WASD pan, then the view's own motion.
   void update(std::span<const Key> held, Real seconds);
-  /// A mouse button going down at a window pixel: left grabs the body under it, right and middle start panning.
+  /// A mouse button going down at a window pixel: left grabs the body under it (in view 4, on empty
+  /// space, drops a shape there), right and middle start panning.
   void mouse_pressed(MouseButton button, ScreenPoint at);
   /// The mouse moving to a window pixel: drags the grabbed body or pans.
   void mouse_moved(ScreenPoint at);
@@ -409,8 +481,9 @@ class Demo {
   BoxesView boxes_;
   MinkowskiView minkowski_;
   SlopesView slopes_;
+  PlaygroundView playground_;
   std::optional<SceneView> scene_;
-  std::array<Camera, 4> cameras_;
+  std::array<Camera, 5> cameras_;
   bool show_help_ = true;
   int dragged_body_ = -1;                 // the body the left button holds, or -1
   bool panning_ = false;                  // right or middle button held

@@ -754,6 +754,80 @@ void expect_same_pairs(const std::vector<io::PairReport>& shown, const std::vect
   }
 }
 
+// ---------------------------------------------------------------- view 4: playground
+
+TEST(PlaygroundView, ThePyramidStandsAndSleepsWhileDroppedShapesFall) {
+  PlaygroundView view;
+  const std::size_t pyramid = 21;  // 6 + 5 + ... + 1 boxes, added first
+  ASSERT_GE(view.movable().size(), pyramid);
+  const BodyHandle top = view.movable()[pyramid - 1];
+  const Vec2 top_start = view.physics().center_of_mass(top);
+  view.drop({0, 6});
+  const BodyHandle dropped = view.movable().back();
+  const Real dropped_start = view.physics().center_of_mass(dropped).y;
+  for (int step = 0; step < 30; ++step) view.update({}, frame);
+  EXPECT_LT(view.physics().center_of_mass(dropped).y, dropped_start - 1) << "a dropped shape falls";
+  for (int step = 30; step < 300; ++step) view.update({}, frame);
+  EXPECT_EQ(view.steps(), 300);
+  EXPECT_LT(length(view.physics().center_of_mass(top) - top_start), Real(0.05)) << "the pyramid stands";
+  EXPECT_FALSE(view.physics().awake(top)) << "and falls asleep";
+  EXPECT_NEAR(view.physics().center_of_mass(dropped).y, 0.4, 0.05) << "the dropped box rests on the floor";
+  for (BodyHandle body : view.movable()) {
+    const Vec2 at = view.physics().center_of_mass(body);
+    EXPECT_TRUE(at.x > -12 && at.x < 12 && at.y > 0) << "every body stays in the box";
+  }
+}
+
+TEST(PlaygroundView, DropsEachKindInTurnAndPauseStepAndResetWork) {
+  PlaygroundView view;
+  const std::size_t start = view.movable().size();
+  const DropKind first = view.next_drop();
+  for (int i = 0; i < 4; ++i) view.drop({static_cast<Real>(i) * 2 - 3, 9});
+  EXPECT_EQ(view.movable().size(), start + 4);
+  EXPECT_EQ(view.next_drop(), first) << "four drops cycle through the four kinds";
+  view.key_pressed(Key::p);
+  ASSERT_TRUE(view.paused());
+  const Vec2 before = view.physics().center_of_mass(view.movable().back());
+  for (int step = 0; step < 10; ++step) view.update({}, frame);
+  EXPECT_EQ(view.physics().center_of_mass(view.movable().back()), before) << "paused: nothing moves";
+  EXPECT_EQ(view.steps(), 0);
+  view.key_pressed(Key::n);
+  EXPECT_EQ(view.steps(), 1) << "N steps once";
+  EXPECT_LT(view.physics().center_of_mass(view.movable().back()).y, before.y);
+  view.key_pressed(Key::r);
+  EXPECT_EQ(view.movable().size(), start);
+  EXPECT_FALSE(view.paused());
+  EXPECT_EQ(view.steps(), 0);
+}
+
+TEST(PlaygroundView, ADragHoldsABodyStillAndAClickOnEmptySpaceDrops) {
+  Demo demo(ViewKind::boxes, std::nullopt, 1200, 800);
+  demo.key_pressed(Key::view_4);
+  ASSERT_EQ(demo.view(), ViewKind::playground);
+  PlaygroundView& view = demo.playground();
+  const std::size_t start = view.movable().size();
+  // A click on empty space, high above the floor, drops a shape there.
+  const ScreenPoint empty = demo.camera().to_screen({0, 9});
+  demo.mouse_pressed(MouseButton::left, empty);
+  demo.mouse_released(MouseButton::left);
+  ASSERT_EQ(view.movable().size(), start + 1);
+  EXPECT_NEAR(view.physics().center_of_mass(view.movable().back()).x, 0, 0.05);
+  // Grab the shape just dropped and hold it one unit higher: it stays there while held.
+  demo.mouse_pressed(MouseButton::left, empty);
+  demo.mouse_moved(demo.camera().to_screen({0, 10}));
+  for (int step = 0; step < 30; ++step) demo.update({}, frame);
+  const Vec2 held = view.physics().center_of_mass(view.movable().back());
+  EXPECT_NEAR(held.y, 10, 0.05) << "a held body keeps still";
+  demo.mouse_released(MouseButton::left);
+  for (int step = 0; step < 30; ++step) demo.update({}, frame);
+  EXPECT_LT(view.physics().center_of_mass(view.movable().back()).y, held.y - 1) << "released, it falls";
+  // The drawing says what the view is and draws contact points with their normals.
+  const DrawList list = demo.draw();
+  int arrows = 0;
+  for (const DrawItem& item : list.items) arrows += std::holds_alternative<Arrow>(item) ? 1 : 0;
+  EXPECT_GT(arrows, 20) << "the pyramid's contacts have normals";
+}
+
 TEST(SceneView, ReportsThePairsTheIoLibraryReportsForEveryShippedScene) {
   const std::vector<std::filesystem::path> paths = shipped_scenes();
   ASSERT_GE(paths.size(), 5u);
@@ -857,7 +931,7 @@ TEST(Options, ReadsEveryOption) {
 
 TEST(Options, RefusesBadInputWithAMessage) {
   const std::vector<std::pair<std::vector<std::string_view>, std::string>> cases = {
-      {{"--view", "playground"}, "unknown view"},
+      {{"--view", "sandbox"}, "unknown view"},
       {{"--view"}, "needs a value"},
       {{"--frames", "0"}, "whole number"},
       {{"--frames", "12x"}, "whole number"},
@@ -870,7 +944,7 @@ TEST(Options, RefusesBadInputWithAMessage) {
       {{"--frames", "5", "--keys", "right"}, "NAME:FRAMES"},
       {{"--frames", "5", "--keys", "right:0"}, "whole number"},
       {{"--frames", "5", "--keys", "right:2,,i:1"}, "NAME:FRAMES"},
-      {{"--frames", "5", "--keys", "4:1"}, "unknown key '4'"},
+      {{"--frames", "5", "--keys", "6:1"}, "unknown key '6'"},
       {{"--scene", ""}, "file name"},
       {{"--fast"}, "unknown argument"},
   };

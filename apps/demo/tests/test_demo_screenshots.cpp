@@ -4,7 +4,8 @@
 // reading its PNG with SFML; pixel colours predicted from the model's palette (painted_over);
 // view 1 with and without push-out; view 2's origin marker inside the drawn difference exactly
 // when overlap() says so; view 3's character drawn where the model, replaying the same keys, puts
-// it, with either method; view 5 opening every shipped scene; exit code 2 on bad input.
+// it, with either method; view 4's pyramid asleep where the model puts it, with its contact
+// normals; view 5 opening every shipped scene; exit code 2 on bad input.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -277,6 +278,25 @@ TEST_F(DemoScreenshots, SlopesMKeySwitchesTheWindowToTheExitVectorMethod) {
   }
 }
 
+TEST_F(DemoScreenshots, PlaygroundShowsThePyramidAsleepWhereTheModelPutsItWithContactNormals) {
+  // The window runs view 4 for 150 frames; the model, stepped the same 150 times, says where the
+  // pyramid's top box is and that it sleeps (drawn in the asleep colour).
+  Demo demo(ViewKind::playground, std::nullopt, 1200, 800);
+  for (int frame = 0; frame < 150; ++frame) demo.update({}, Real(1) / 60);
+  const PlaygroundView& view = demo.playground();
+  const BodyHandle top = view.movable()[20];
+  ASSERT_FALSE(view.physics().awake(top));
+  const Colour asleep = painted_over(palette::apart, palette::background);
+  const sf::Image image = screenshot("playground", "--view playground --frames 150");
+  ASSERT_EQ(image.getSize(), sf::Vector2u(1200, 800));
+  const int at_top = block_matches(image, demo.camera(), view.physics().center_of_mass(top) + Vec2{Real(0.2), Real(0.2)}, asleep);
+  const int normals = count_pixels(image, palette::normal_arrow), contacts = count_pixels(image, palette::contact);
+  std::cout << "top box at the model's place " << at_top << " of 49, normal pixels " << normals << ", contact pixels " << contacts << "\n";
+  EXPECT_GE(at_top, 35) << "the top box is not where the model puts it, or not drawn asleep";
+  EXPECT_GT(normals, 300) << "the pyramid's contact normals are missing";
+  EXPECT_GT(contacts, 300) << "the contact points are missing";
+}
+
 TEST_F(DemoScreenshots, EveryShippedSceneOpensAndDrawsItsBodies) {
   int scenes = 0;
   for (const auto& entry : std::filesystem::directory_iterator(COLLIDE2D_SCENES_DIR)) {
@@ -297,7 +317,7 @@ TEST(DemoCommandLine, BadInputGetsAMessageAndExitCode2) {
   std::filesystem::create_directories(screenshot_dir);
   std::ofstream(broken) << "{\"bodies\": [ {\"shape\": ";
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"--view playground", "unknown view 'playground'"},
+      {"--view sandbox", "unknown view 'sandbox'"},
       {"--frames ten", "whole number"},
       {"--frames 5 --keys jump:3", "unknown key 'jump'"},
       {"--frames 5 --screenshot out.bmp", ".png"},
