@@ -185,6 +185,47 @@ TEST(Dynamics, ASpinningBodyKeepsItsAngularMomentum) {
   EXPECT_NEAR(center_again.y, physics.center_of_mass(body).y, 1e-4F);
 }
 
+TEST(Dynamics, DampingFollowsItsClosedFormAndKinematicBodiesFollowTheirVelocity) {
+  PhysicsWorld physics({.gravity = {0, 0}});
+  const BodyHandle damped = add(physics, {.shape = Circle{{}, 0.5F}, .transform = {{0, 0}, {}}, .velocity = {8, 0}, .angular_velocity = 4,
+                                          .linear_damping = 0.5F, .angular_damping = 2});
+  const BodyHandle platform = add(physics, {.shape = box(2, 0.25F), .transform = {{0, -5}, {}}, .type = BodyType::kinematic_body,
+                                            .velocity = {1, 0.5F}, .angular_velocity = 0.25F});
+  const int steps = 60, substeps = 4;
+  for (int i = 0; i < steps; ++i) physics.step(1.0F / 60, {.substeps = substeps});
+  // Each sub-step h scales the velocity by 1 / (1 + h c).
+  const double h = 1.0 / 60 / substeps, n = steps * substeps;
+  EXPECT_NEAR(physics.velocity(damped).x, 8 * std::pow(1 / (1 + h * 0.5), n), 1e-4);
+  EXPECT_NEAR(physics.angular_velocity(damped), 4 * std::pow(1 / (1 + h * 2), n), 1e-4);
+  // A kinematic body moves by its velocity and turns about its origin, whatever gravity and mass.
+  EXPECT_NEAR(physics.transform(platform).position.x, 1, 1e-4);
+  EXPECT_NEAR(physics.transform(platform).position.y, -4.5, 1e-4);
+  EXPECT_NEAR(physics.angle(platform), 0.25, 1e-5);
+  EXPECT_EQ(physics.mass(platform).mass, 0);
+}
+
+TEST(Dynamics, AKinematicPlatformCarriesABoxAndContactsMixFrictionAndRestitution) {
+  PhysicsWorld physics({.gravity = {0, -10}});
+  const BodyHandle platform = add(physics, {.shape = box(4, 0.25F), .transform = {{0, 0}, {}}, .type = BodyType::kinematic_body,
+                                            .friction = 0.9F, .restitution = 0.1F, .velocity = {2, 0}});
+  const BodyHandle crate = add(physics, {.shape = box(0.5F, 0.5F), .transform = {{0, 0.75F}, {}}, .friction = 0.4F, .restitution = 0.3F});
+  for (int i = 0; i < 120; ++i) physics.step(1.0F / 60);
+  // Friction accelerates the crate at mu g until it rides at the platform's speed, so it slips
+  // back by v^2 / (2 mu g) (mu the mixed friction); it stays on top and awake.
+  EXPECT_NEAR(physics.velocity(crate).x, 2, 0.01F);
+  const Real slip = 2 * 2 / (2 * std::sqrt(0.9F * 0.4F) * 10);
+  EXPECT_NEAR(physics.transform(platform).position.x - physics.center_of_mass(crate).x, slip, 0.03F * slip);
+  EXPECT_NEAR(physics.center_of_mass(crate).y, 0.75F, 0.01F);
+  EXPECT_TRUE(physics.awake(crate)) << "a moving kinematic body keeps what it carries awake";
+  const std::vector<RigidContact> contacts = physics.contacts_of(crate);
+  ASSERT_EQ(contacts.size(), 1U);
+  EXPECT_NEAR(contacts[0].friction, std::sqrt(0.9F * 0.4F), 1e-6F);  // geometric mean
+  EXPECT_EQ(contacts[0].restitution, 0.3F);                            // the larger
+  EXPECT_EQ(contacts[0].a, platform);
+  EXPECT_NEAR(contacts[0].normal.y, 1, 1e-5F);
+  EXPECT_NEAR(dot(contacts[0].tangent, contacts[0].normal), 0, 1e-6F);
+}
+
 // --- Friction ------------------------------------------------------------------------------------
 
 namespace {
