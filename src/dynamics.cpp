@@ -74,14 +74,19 @@ namespace {
 constexpr Real physics_tree_margin = Real(0.1);
 
 /// The velocity state the solver works on; entry 0 is a fixed body standing for every static
-/// (and sleeping) body, with zero inverse mass so impulses never change it.
+/// (and sleeping) body, with zero inverse mass so impulses never change it. Kept small: the
+/// solver copies two of these in and out for every contact it visits.
 struct SolverBody {
   Vec2 velocity;
   Real angular_velocity = 0;
-  Vec2 delta_position;       // motion of the centre of mass since the start of the step
-  Rot delta_rotation;        // rotation since the start of the step
   Real inverse_mass = 0;
   Real inverse_inertia = 0;
+};
+
+/// How far a solver body has moved since the start of the step (same indices as SolverBody).
+struct BodyMotion {
+  Vec2 delta_position;       // motion of the centre of mass
+  Rot delta_rotation;        // rotation
 };
 
 struct SoftConstraint {
@@ -148,17 +153,19 @@ void warm_start(std::vector<ContactConstraint>& constraints, std::vector<SolverB
 }
 
 /// One pass over the contacts: non-penetration (with the position bias when `use_bias`), then friction.
-void solve_contacts(std::vector<ContactConstraint>& constraints, std::vector<SolverBody>& bodies, Real inverse_substep, Real max_push_speed,
-                    bool use_bias) {
+void solve_contacts(std::vector<ContactConstraint>& constraints, std::vector<SolverBody>& bodies, const std::vector<BodyMotion>& motions,
+                    Real inverse_substep, Real max_push_speed, bool use_bias) {
   for (ContactConstraint& constraint : constraints) {
     // Local copies keep the two bodies' velocities in registers through the points.
     SolverBody a = bodies[static_cast<std::size_t>(constraint.body_a)];
     SolverBody b = bodies[static_cast<std::size_t>(constraint.body_b)];
-    const Vec2 delta = b.delta_position - a.delta_position;
+    const BodyMotion& motion_a = motions[static_cast<std::size_t>(constraint.body_a)];
+    const BodyMotion& motion_b = motions[static_cast<std::size_t>(constraint.body_b)];
+    const Vec2 delta = motion_b.delta_position - motion_a.delta_position;
     for (int i = 0; i < constraint.point_count; ++i) {
       ConstraintPoint& point = constraint.points[static_cast<std::size_t>(i)];
       // The current separation from the bodies' motion since the step began.
-      const Vec2 moved = delta + rotate(b.delta_rotation, point.anchor_b) - rotate(a.delta_rotation, point.anchor_a);
+      const Vec2 moved = delta + rotate(motion_b.delta_rotation, point.anchor_b) - rotate(motion_a.delta_rotation, point.anchor_a);
       const Real separation = dot(moved, constraint.normal) + point.base_separation;
       Real bias = 0, mass_scale = 1, impulse_scale = 0;
       if (separation > 0) {
@@ -602,7 +609,7 @@ void PhysicsWorld::step(Real duration, const StepOptions& options) {
     state.solver_index = 0;
     if (state.type == BodyType::static_body || !state.awake) continue;
     state.solver_index = static_cast<int>(bodies.size());
-    bodies.push_back({state.velocity, state.angular_velocity, {}, {}, state.inverse_mass, state.inverse_inertia});
+    bodies.push_back({state.velocity, state.angular_velocity, state.inverse_mass, state.inverse_inertia});
     solved.push_back(body);
   }
   statistics_.awake_bodies = static_cast<int>(solved.size());
@@ -653,6 +660,7 @@ void PhysicsWorld::step(Real duration, const StepOptions& options) {
   statistics_.contacts = static_cast<int>(constraints.size());
 
   // 4. Sub-steps.
+  std::vector<BodyMotion> motions(bodies.size());
   std::vector<Vec2> start_center(solved.size());
   std::vector<Real> start_angle(solved.size());
   std::vector<Rot> start_rotation(solved.size());
@@ -671,20 +679,21 @@ void PhysicsWorld::step(Real duration, const StepOptions& options) {
       body.angular_velocity *= 1 / (1 + substep * state.angular_damping);
     }
     warm_start(constraints, bodies);
-    solve_contacts(constraints, bodies, inverse_substep, options.max_push_speed, true);
+    solve_contacts(constraints, bodies, motions, inverse_substep, options.max_push_speed, true);
     for (std::size_t i = 0; i < solved.size(); ++i) {
       BodyState& state = states_[solved[i].index];
-      SolverBody& body = bodies[i + 1];
-      body.delta_position = body.delta_position + substep * body.velocity;
+      const SolverBody& body = bodies[i + 1];
+      BodyMotion& motion = motions[i + 1];
+      motion.delta_position = motion.delta_position + substep * body.velocity;
       state.center = state.center + substep * body.velocity;
       if (body.angular_velocity != 0) {
         state.angle += substep * body.angular_velocity;
         state.rotation = Rot::from_angle(state.angle);
-        body.delta_rotation = inverse_compose(start_rotation[i], state.rotation);
+        motion.delta_rotation = inverse_compose(start_rotation[i], state.rotation);
       }
     }
     for (int relax = 0; relax < options.relax_iterations; ++relax) {
-      solve_contacts(constraints, bodies, inverse_substep, options.max_push_speed, false);
+      solve_contacts(constraints, bodies, motions, inverse_substep, options.max_push_speed, false);
     }
   }
 
