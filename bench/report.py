@@ -8,7 +8,7 @@ benchmark, ours ns/op, peer, peer ns/op, the ratio peer/ours (above 1: we are fa
 disagreement counts, then each engine's ms per physics step beside its stability figures, and
 writes bench/results/latest.json and bench/results/<cpu-model>.json: a list of {"name",
 "ours_ns", "peer", "peer_ns", "ratio", ...} (the step rows add ours_/peer_ settle, drift,
-awake_10s, escaped_10s and bodies). Standard library only.
+awake_10s, escaped_10s, bodies and awake_window_end). Standard library only.
 """
 
 import json
@@ -19,8 +19,9 @@ import sys
 
 QUERY_ORDER = ["collide", "overlap", "penetration", "distance_cold", "distance_warm", "raycast", "shape_cast",
                "time_of_impact", "broad_phase", "world_update", "step"]
-# The physics step benchmarks' stability figures (bench_dynamics.cpp), one 600-step run per engine.
-STABILITY_COUNTERS = ["settle", "drift", "awake_10s", "escaped_10s", "bodies"]
+# The physics step benchmarks' counters (bench_dynamics.cpp): the stability figures of one 600-step
+# run per engine, the dynamic bodies, and those awake at the end of the timed window.
+STEP_COUNTERS = ["settle", "drift", "awake_10s", "escaped_10s", "bodies", "awake_window_end"]
 NANOSECONDS_PER_UNIT = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 # Google Benchmark appends the run options to the name; they are not part of ours.
 RUN_OPTION_SUFFIX = re.compile(r"(/(iterations|repeats|min_time|min_warmup_time|threads|real_time|manual_time)(:[^/]*)?)+$")
@@ -131,7 +132,7 @@ def make_row(group, ours_library, ours_entry, peer_library, peer_entry):
     if "pair_count_error" in ours_entry:
         row["ours_pair_count_error"] = ours_entry["pair_count_error"]
         row["pairs_checked"] = ours_entry.get("pairs_checked")
-    for counter in STABILITY_COUNTERS:
+    for counter in STEP_COUNTERS:
         if counter in ours_entry:
             row[f"ours_{counter}"] = ours_entry[counter]
         if peer_entry and counter in peer_entry:
