@@ -8,7 +8,7 @@ benchmark, ours ns/op, peer, peer ns/op, the ratio peer/ours (above 1: we are fa
 disagreement counts, then each engine's ms per physics step beside its stability figures, and
 writes bench/results/latest.json and bench/results/<cpu-model>.json: a list of {"name",
 "ours_ns", "peer", "peer_ns", "ratio", ...} (the step rows add ours_/peer_ settle, drift,
-awake_10s, escaped_10s, bodies and awake_window_end). Standard library only.
+last_second_motion, awake_10s, escaped_10s, bodies and awake_window_end). Standard library only.
 """
 
 import json
@@ -21,7 +21,7 @@ QUERY_ORDER = ["collide", "overlap", "penetration", "distance_cold", "distance_w
                "time_of_impact", "broad_phase", "world_update", "step"]
 # The physics step benchmarks' counters (bench_dynamics.cpp): the stability figures of one 600-step
 # run per engine, the dynamic bodies, and those awake at the end of the timed window.
-STEP_COUNTERS = ["settle", "drift", "awake_10s", "escaped_10s", "bodies", "awake_window_end"]
+STEP_COUNTERS = ["settle", "drift", "last_second_motion", "awake_10s", "escaped_10s", "bodies", "awake_window_end"]
 NANOSECONDS_PER_UNIT = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 # Google Benchmark appends the run options to the name; they are not part of ours.
 RUN_OPTION_SUFFIX = re.compile(r"(/(iterations|repeats|min_time|min_warmup_time|threads|real_time|manual_time)(:[^/]*)?)+$")
@@ -179,9 +179,9 @@ def print_stability(rows):
         return
     print("\nphysics step: ms per timed step, and stability from one 10 s run (600 steps) per engine")
     print("settle: how far the tracked body (top box; highest rain shape) sank in the first second; "
-          "drift: how far it moved from 1 s to 10 s; awake, escaped: dynamic bodies after 10 s")
-    header = ("scene", "engine", "ms/step", "settle", "drift", "awake", "escaped", "bodies")
-    widths = (24, 10, 10, 10, 10, 8, 8, 8)
+          "drift: how far it moved from 1 s to 10 s; last 1 s: from 9 s to 10 s; awake, escaped: dynamic bodies after 10 s")
+    header = ("scene", "engine", "ms/step", "settle", "drift", "last 1 s", "awake", "escaped", "bodies")
+    widths = (24, 10, 10, 10, 10, 10, 8, 8, 8)
     line = "  ".join(f"{text:<{width}}" if index < 2 else f"{text:>{width}}" for index, (text, width) in enumerate(zip(header, widths)))
     print(line)
     print("-" * len(line))
@@ -192,7 +192,7 @@ def print_stability(rows):
             engines.append((row["peer"], row["peer_ns"], "peer_"))
         for engine, time_ns, prefix in engines:
             cells = (row["name"], engine, f"{time_ns / 1e6:.3f}", f"{row[prefix + 'settle']:.4f}", f"{row[prefix + 'drift']:.4f}",
-                     f"{row[prefix + 'awake_10s']:.0f}", f"{row[prefix + 'escaped_10s']:.0f}", f"{row[prefix + 'bodies']:.0f}")
+                     f"{row[prefix + 'last_second_motion']:.4f}", f"{row[prefix + 'awake_10s']:.0f}", f"{row[prefix + 'escaped_10s']:.0f}", f"{row[prefix + 'bodies']:.0f}")
             if cells not in lines:
                 lines.append(cells)
     for cells in lines:
