@@ -82,5 +82,6 @@ class Agreement {
 void register_narrow_phase_benchmarks();
 void register_cast_benchmarks();
 void register_broad_phase_benchmarks();
+void register_dynamics_benchmarks();
 
 }  // namespace collide2d_bench

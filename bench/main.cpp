@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   collide2d_bench::register_narrow_phase_benchmarks();
   collide2d_bench::register_cast_benchmarks();
   collide2d_bench::register_broad_phase_benchmarks();
+  collide2d_bench::register_dynamics_benchmarks();
 
   benchmark::AddCustomContext("collide2d_real", sizeof(collide2d::Real) == sizeof(float) ? "float" : "double");
   // Debian's Box2D 2.4.1 still says 2.4.0 in b2_version.

@@ -5,8 +5,10 @@ Reads the raw JSON (default build/bench/raw.json), takes each benchmark's median
 repetitions (CPU time; a benchmark run once is taken as is), pairs our benchmark with each peer's
 on the same inputs ("query/case/library"; libraries named ours* are ours), prints a table of
 benchmark, ours ns/op, peer, peer ns/op, the ratio peer/ours (above 1: we are faster) and the
-disagreement counts, and writes bench/results/latest.json and bench/results/<cpu-model>.json: a
-list of {"name", "ours_ns", "peer", "peer_ns", "ratio", ...}. Standard library only.
+disagreement counts, then each engine's ms per physics step beside its stability figures, and
+writes bench/results/latest.json and bench/results/<cpu-model>.json: a list of {"name",
+"ours_ns", "peer", "peer_ns", "ratio", ...} (the step rows add ours_/peer_ settle, drift,
+last_second_motion, awake_10s, escaped_10s, bodies and awake_window_end). Standard library only.
 """
 
 import json
@@ -16,7 +18,10 @@ import subprocess
 import sys
 
 QUERY_ORDER = ["collide", "overlap", "penetration", "distance_cold", "distance_warm", "raycast", "shape_cast",
-               "time_of_impact", "broad_phase", "world_update"]
+               "time_of_impact", "broad_phase", "world_update", "step"]
+# The physics step benchmarks' counters (bench_dynamics.cpp): the stability figures of one 600-step
+# run per engine, the dynamic bodies, and those awake at the end of the timed window.
+STEP_COUNTERS = ["settle", "drift", "last_second_motion", "awake_10s", "escaped_10s", "bodies", "awake_window_end"]
 NANOSECONDS_PER_UNIT = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 # Google Benchmark appends the run options to the name; they are not part of ours.
 RUN_OPTION_SUFFIX = re.compile(r"(/(iterations|repeats|min_time|min_warmup_time|threads|real_time|manual_time)(:[^/]*)?)+$")
@@ -127,6 +132,11 @@ def make_row(group, ours_library, ours_entry, peer_library, peer_entry):
     if "pair_count_error" in ours_entry:
         row["ours_pair_count_error"] = ours_entry["pair_count_error"]
         row["pairs_checked"] = ours_entry.get("pairs_checked")
+    for counter in STEP_COUNTERS:
+        if counter in ours_entry:
+            row[f"ours_{counter}"] = ours_entry[counter]
+        if peer_entry and counter in peer_entry:
+            row[f"peer_{counter}"] = peer_entry[counter]
     return row
 
 
@@ -162,6 +172,33 @@ def print_table(rows, model):
         print("  ".join(f"{text:<{width}}" if index in (0, 2, 5) else f"{text:>{width}}" for index, (text, width) in enumerate(zip(cells, widths))))
 
 
+def print_stability(rows):
+    """The physics step rows again, one line per engine: ms per step beside the stability figures."""
+    step_rows = [row for row in rows if "ours_settle" in row]
+    if not step_rows:
+        return
+    print("\nphysics step: ms per timed step, and stability from one 10 s run (600 steps) per engine")
+    print("settle: how far the tracked body (top box; highest rain shape) sank in the first second; "
+          "drift: how far it moved from 1 s to 10 s; last 1 s: from 9 s to 10 s; awake, escaped: dynamic bodies after 10 s")
+    header = ("scene", "engine", "ms/step", "settle", "drift", "last 1 s", "awake", "escaped", "bodies")
+    widths = (24, 10, 10, 10, 10, 10, 8, 8, 8)
+    line = "  ".join(f"{text:<{width}}" if index < 2 else f"{text:>{width}}" for index, (text, width) in enumerate(zip(header, widths)))
+    print(line)
+    print("-" * len(line))
+    lines = []
+    for row in step_rows:
+        engines = [("ours", row["ours_ns"], "ours_")]
+        if row["peer"]:
+            engines.append((row["peer"], row["peer_ns"], "peer_"))
+        for engine, time_ns, prefix in engines:
+            cells = (row["name"], engine, f"{time_ns / 1e6:.3f}", f"{row[prefix + 'settle']:.4f}", f"{row[prefix + 'drift']:.4f}",
+                     f"{row[prefix + 'last_second_motion']:.4f}", f"{row[prefix + 'awake_10s']:.0f}", f"{row[prefix + 'escaped_10s']:.0f}", f"{row[prefix + 'bodies']:.0f}")
+            if cells not in lines:
+                lines.append(cells)
+    for cells in lines:
+        print("  ".join(f"{text:<{width}}" if index < 2 else f"{text:>{width}}" for index, (text, width) in enumerate(zip(cells, widths))))
+
+
 def main():
     raw_path = sys.argv[1] if len(sys.argv) > 1 else "build/bench/raw.json"
     results_directory = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
@@ -178,6 +215,7 @@ def main():
         row["collide2d_commit"] = commit
         row["collide2d_sources_modified"] = sources_modified
     print_table(rows, model)
+    print_stability(rows)
     if commit:
         print(f"collide2d at commit {commit}{' with uncommitted changes in include/ or src/' if sources_modified else ''}")
     os.makedirs(results_directory, exist_ok=True)
