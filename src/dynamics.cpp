@@ -130,7 +130,7 @@ Vec2 relative_velocity(const SolverBody& a, const SolverBody& b, const Constrain
   return b.velocity + cross(b.angular_velocity, point.anchor_b) - a.velocity - cross(a.angular_velocity, point.anchor_a);
 }
 
-inline void apply_impulse_pair(SolverBody& a, SolverBody& b, const ConstraintPoint& point, Vec2 impulse) {
+[[gnu::always_inline]] inline void apply_impulse_pair(SolverBody& a, SolverBody& b, const ConstraintPoint& point, Vec2 impulse) {
   a.velocity = a.velocity - a.inverse_mass * impulse;
   a.angular_velocity -= a.inverse_inertia * collide2d::cross(point.anchor_a, impulse);
   b.velocity = b.velocity + b.inverse_mass * impulse;
@@ -318,6 +318,24 @@ void carry_impulses(const RigidContact& before, RigidContact& now, Real reach) {
 
 }  // namespace
 
+/// The step's working arrays, kept from step to step so that a step allocates nothing once the
+/// world has reached its size.
+struct PhysicsWorld::StepScratch {
+  std::vector<RigidContact> previous_contacts;  // last step's contacts, for warm starting
+  Islands islands;
+  std::vector<char> island_awake;               // by island root: does it hold an awake body
+  std::vector<SolverBody> bodies;               // entry 0: the fixed body
+  std::vector<BodyHandle> solved;               // the body of solver entry i + 1
+  std::vector<ContactConstraint> constraints;
+  std::vector<Real> closing_velocity;           // by contact: its first point's, at the step's start
+  std::vector<BodyMotion> motions;              // by solver entry
+  std::vector<Vec2> start_center;               // by solved body
+  std::vector<Real> start_angle;
+  std::vector<Rot> start_rotation;
+  std::vector<Real> island_rest;                // by island root: the least time at rest of its bodies
+  std::vector<std::pair<BodyHandle, BodyHandle>> touching;  // this step's touching pairs
+};
+
 PhysicsWorld::PhysicsWorld(const PhysicsWorldOptions& options)
     : world_([&] {
         WorldOptions world_options = options.world;
@@ -328,6 +346,7 @@ PhysicsWorld::PhysicsWorld(const PhysicsWorldOptions& options)
         return world_options;
       }()),
       gravity_(options.gravity),
+      scratch_(std::make_unique<StepScratch>()),
       speculative_distance_(std::max(options.speculative_distance, Real{0})) {}
 
 PhysicsWorld::PhysicsWorld(PhysicsWorld&&) noexcept = default;
@@ -524,7 +543,9 @@ void PhysicsWorld::step(Real duration, const StepOptions& options) {
     return state.awake && (state.type == BodyType::dynamic_body || state.velocity != Vec2{} || state.angular_velocity != 0);
   };
   world_.candidate_pairs(candidate_pairs_);
-  std::vector<RigidContact> previous = std::move(contacts_);
+  StepScratch& scratch = *scratch_;
+  std::vector<RigidContact>& previous = scratch.previous_contacts;
+  previous.swap(contacts_);  // both keep their capacity from step to step
   contacts_.clear();
   std::size_t cursor = 0;  // into `previous`, sorted like candidate_pairs_
   for (const auto& [handle_a, handle_b] : candidate_pairs_) {
@@ -573,10 +594,12 @@ void PhysicsWorld::step(Real duration, const StepOptions& options) {
 
   // 2. Islands of touching dynamic bodies; one awake member (or a moving kinematic body
   //    touching one) wakes the island.
-  Islands islands;
+  Islands& islands = scratch.islands;
   islands.parent.resize(states_.size());
   std::iota(islands.parent.begin(), islands.parent.end(), std::uint32_t{0});
-  std::vector<char> island_awake(states_.size(), 0);
+  std::vector<char>& island_awake = scratch.island_awake;
+  island_awake.assign(states_.size(), 0);
+  const std::vector<BodyHandle> live = world_.bodies();
   for (const RigidContact& contact : contacts_) {
     BodyState& a = states_[contact.a.index];
     BodyState& b = states_[contact.b.index];
@@ -590,11 +613,11 @@ void PhysicsWorld::step(Real duration, const StepOptions& options) {
       a.sleep_time = 0;
     }
   }
-  for (BodyHandle body : world_.bodies()) {
+  for (BodyHandle body : live) {
     const BodyState& state = states_[body.index];
     if (state.type == BodyType::dynamic_body && state.awake) island_awake[islands.root(body.index)] = 1;
   }
-  for (BodyHandle body : world_.bodies()) {
+  for (BodyHandle body : live) {
     BodyState& state = states_[body.index];
     if (state.type != BodyType::dynamic_body || !island_awake[islands.root(body.index)] || state.awake) continue;
     state.awake = true;
@@ -602,9 +625,11 @@ void PhysicsWorld::step(Real duration, const StepOptions& options) {
   }
 
   // 3. Solver bodies (entry 0 is the fixed body) and prepared contact constraints.
-  std::vector<SolverBody> bodies(1);
-  std::vector<BodyHandle> solved;  // the body of each solver entry from 1 on
-  for (BodyHandle body : world_.bodies()) {
+  std::vector<SolverBody>& bodies = scratch.bodies;
+  bodies.assign(1, SolverBody{});
+  std::vector<BodyHandle>& solved = scratch.solved;  // the body of each solver entry from 1 on
+  solved.clear();
+  for (BodyHandle body : live) {
     BodyState& state = states_[body.index];
     state.solver_index = 0;
     if (state.type == BodyType::static_body || !state.awake) continue;
@@ -617,8 +642,10 @@ void PhysicsWorld::step(Real duration, const StepOptions& options) {
   const Real contact_hertz = std::min(options.contact_hertz, Real(0.25) * inverse_substep);
   const SoftConstraint soft = make_soft(contact_hertz, options.contact_damping_ratio, substep);
   const SoftConstraint soft_against_static = make_soft(2 * contact_hertz, options.contact_damping_ratio, substep);
-  std::vector<ContactConstraint> constraints;
-  std::vector<Real> closing_velocity(contacts_.size(), 0);  // of each contact's first point, at the step's start
+  std::vector<ContactConstraint>& constraints = scratch.constraints;
+  constraints.clear();
+  std::vector<Real>& closing_velocity = scratch.closing_velocity;  // of each contact's first point, at the step's start
+  closing_velocity.assign(contacts_.size(), 0);
   for (std::size_t index = 0; index < contacts_.size(); ++index) {
     const RigidContact& contact = contacts_[index];
     const BodyState& a = states_[contact.a.index];
@@ -660,10 +687,14 @@ void PhysicsWorld::step(Real duration, const StepOptions& options) {
   statistics_.contacts = static_cast<int>(constraints.size());
 
   // 4. Sub-steps.
-  std::vector<BodyMotion> motions(bodies.size());
-  std::vector<Vec2> start_center(solved.size());
-  std::vector<Real> start_angle(solved.size());
-  std::vector<Rot> start_rotation(solved.size());
+  std::vector<BodyMotion>& motions = scratch.motions;
+  motions.assign(bodies.size(), BodyMotion{});
+  std::vector<Vec2>& start_center = scratch.start_center;
+  std::vector<Real>& start_angle = scratch.start_angle;
+  std::vector<Rot>& start_rotation = scratch.start_rotation;
+  start_center.resize(solved.size());
+  start_angle.resize(solved.size());
+  start_rotation.resize(solved.size());
   for (std::size_t i = 0; i < solved.size(); ++i) {
     const BodyState& state = states_[solved[i].index];
     start_center[i] = state.center;
@@ -756,7 +787,8 @@ void PhysicsWorld::step(Real duration, const StepOptions& options) {
   }
 
   // 7. Sleep: an island sleeps when its slowest-to-settle body has been at rest long enough.
-  std::vector<Real> island_rest(states_.size(), std::numeric_limits<Real>::max());
+  std::vector<Real>& island_rest = scratch.island_rest;
+  island_rest.assign(states_.size(), std::numeric_limits<Real>::max());
   for (BodyHandle body : solved) {
     BodyState& state = states_[body.index];
     if (state.type != BodyType::dynamic_body) continue;
@@ -790,8 +822,10 @@ void PhysicsWorld::step(Real duration, const StepOptions& options) {
 
   // Events: a pair touches when one of its points is within the slop. A pair that touches now
   //    and did not after the previous step began; one that did and does not (or lost a body) ended.
-  std::vector<std::pair<BodyHandle, BodyHandle>> touching;
+  std::vector<std::pair<BodyHandle, BodyHandle>>& touching = scratch.touching;
+  touching.clear();
   began_.clear();
+  std::size_t before = 0;  // into touching_, sorted like contacts_
   for (std::size_t first = 0; first < contacts_.size();) {
     std::size_t end = first;
     bool touches = false;
@@ -807,7 +841,8 @@ void PhysicsWorld::step(Real duration, const StepOptions& options) {
     const RigidContact& contact = contacts_[first];
     if (touches) {
       touching.emplace_back(contact.a, contact.b);
-      if (!std::binary_search(touching_.begin(), touching_.end(), touching.back())) {
+      while (before < touching_.size() && touching_[before] < touching.back()) ++before;
+      if (before == touching_.size() || touching_[before] != touching.back()) {
         began_.push_back({contact.a, contact.b, contact.points[0].point, contact.normal, -closing_velocity[first], impulse});
       }
     }
@@ -815,7 +850,7 @@ void PhysicsWorld::step(Real duration, const StepOptions& options) {
   }
   ended_.clear();
   std::set_difference(touching_.begin(), touching_.end(), touching.begin(), touching.end(), std::back_inserter(ended_));
-  touching_ = std::move(touching);
+  touching_.swap(touching);
 }
 
 }  // namespace collide2d

@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -218,12 +219,14 @@ class PhysicsWorld {
 
  private:
   struct BodyState;
+  struct StepScratch;
   BodyState* live_state(BodyHandle body);
   const BodyState* live_state(BodyHandle body) const;
   void wake(BodyHandle body);
 
   World world_;
   Vec2 gravity_;
+  std::unique_ptr<StepScratch> scratch_;
   std::vector<BodyState> states_;  // by slot index, parallel to the world's slots
   std::vector<RigidContact> contacts_;
   std::vector<ContactBegin> began_;
