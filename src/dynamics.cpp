@@ -430,30 +430,18 @@ Transform PhysicsWorld::transform(BodyHandle body) const {
   const BodyDefinition* definition = world_.find(body);
   return definition == nullptr ? Transform{} : definition->transform;
 }
-Real PhysicsWorld::angle(BodyHandle body) const {
+template <class Field>
+Field PhysicsWorld::state_or(BodyHandle body, Field BodyState::*field, Field fallback) const {
   const BodyState* state = live_state(body);
-  return state == nullptr ? 0 : state->angle;
+  return state == nullptr ? fallback : state->*field;
 }
-Vec2 PhysicsWorld::velocity(BodyHandle body) const {
-  const BodyState* state = live_state(body);
-  return state == nullptr ? Vec2{} : state->velocity;
-}
-Real PhysicsWorld::angular_velocity(BodyHandle body) const {
-  const BodyState* state = live_state(body);
-  return state == nullptr ? 0 : state->angular_velocity;
-}
-Vec2 PhysicsWorld::center_of_mass(BodyHandle body) const {
-  const BodyState* state = live_state(body);
-  return state == nullptr ? Vec2{} : state->center;
-}
-MassProperties PhysicsWorld::mass(BodyHandle body) const {
-  const BodyState* state = live_state(body);
-  return state == nullptr ? MassProperties{} : state->mass;
-}
-BodyType PhysicsWorld::type(BodyHandle body) const {
-  const BodyState* state = live_state(body);
-  return state == nullptr ? BodyType::static_body : state->type;
-}
+
+Real PhysicsWorld::angle(BodyHandle body) const { return state_or(body, &BodyState::angle, Real{0}); }
+Vec2 PhysicsWorld::velocity(BodyHandle body) const { return state_or(body, &BodyState::velocity, Vec2{}); }
+Real PhysicsWorld::angular_velocity(BodyHandle body) const { return state_or(body, &BodyState::angular_velocity, Real{0}); }
+Vec2 PhysicsWorld::center_of_mass(BodyHandle body) const { return state_or(body, &BodyState::center, Vec2{}); }
+MassProperties PhysicsWorld::mass(BodyHandle body) const { return state_or(body, &BodyState::mass, MassProperties{}); }
+BodyType PhysicsWorld::type(BodyHandle body) const { return state_or(body, &BodyState::type, BodyType::static_body); }
 bool PhysicsWorld::awake(BodyHandle body) const {
   const BodyState* state = live_state(body);
   return state != nullptr && state->awake;

@@ -222,6 +222,9 @@ class PhysicsWorld {
   struct StepScratch;
   BodyState* live_state(BodyHandle body);
   const BodyState* live_state(BodyHandle body) const;
+  /// A field of a live body's state, or `fallback` for a stale handle.
+  template <class Field>
+  Field state_or(BodyHandle body, Field BodyState::*field, Field fallback) const;
   void wake(BodyHandle body);
 
   World world_;
