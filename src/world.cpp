@@ -166,7 +166,9 @@ void World::candidate_pairs(std::vector<std::pair<BodyHandle, BodyHandle>>& pair
     const Slot& b = slots_[second];
     if (filters_allow(a.definition.filter, b.definition.filter)) pairs.push_back({{first, a.generation}, {second, b.generation}});
   }
-  std::sort(pairs.begin(), pairs.end());
+  // Proxies are handed out in the order bodies are added, so the pairs are usually in slot order
+  // already: checking is linear, sorting is not.
+  if (!std::is_sorted(pairs.begin(), pairs.end())) std::sort(pairs.begin(), pairs.end());
 }
 
 void World::update() {
@@ -182,9 +184,8 @@ void World::update() {
       contacts_.push_back({first, second, child.manifold, child.child_a, child.child_b, sensor});
     }
   }
-  std::sort(contacts_.begin(), contacts_.end(), [](const ContactPair& left, const ContactPair& right) {
-    return std::tie(left.a, left.b, left.child_a, left.child_b) < std::tie(right.a, right.b, right.child_a, right.child_b);
-  });
+  // The candidates come in (a, b) order and each pair's manifolds in (child_a, child_b) order, so
+  // contacts_ is already sorted as documented.
 
   std::vector<std::pair<BodyHandle, BodyHandle>> touching;
   touching.reserve(contacts_.size());
