@@ -106,6 +106,8 @@ SoftConstraint make_soft(Real hertz, Real damping_ratio, Real substep) {
 
 struct ConstraintPoint {
   Vec2 anchor_a, anchor_b;      // from each centre of mass to the contact point, world frame at the step's start
+  Real normal_arm_a = 0, normal_arm_b = 0;    // cross(anchor, normal): how a spin moves the point along the normal
+  Real tangent_arm_a = 0, tangent_arm_b = 0;  // cross(anchor, tangent)
   Real base_separation = 0;     // separation minus (anchor_b - anchor_a).normal
   Real normal_mass = 0, tangent_mass = 0;
   Real normal_impulse = 0, tangent_impulse = 0, total_normal_impulse = 0, max_normal_impulse = 0;
@@ -122,19 +124,18 @@ struct ContactConstraint {
   int point_count = 0;
 };
 
-/// Angular velocity w crossed with r: the velocity of a point at lever arm r.
-Vec2 cross(Real w, Vec2 r) { return w * left_perpendicular(r); }
-
-/// Relative velocity of B's point with respect to A's at a contact.
-Vec2 relative_velocity(const SolverBody& a, const SolverBody& b, const ConstraintPoint& point) {
-  return b.velocity + cross(b.angular_velocity, point.anchor_b) - a.velocity - cross(a.angular_velocity, point.anchor_a);
+/// How fast B's contact point moves away from A's along a unit direction; the arms are
+/// cross(anchor, direction) of each body, so a spin w moves its point along it at w x arm.
+[[gnu::always_inline]] inline Real speed_along(const SolverBody& a, const SolverBody& b, Vec2 direction, Real arm_a, Real arm_b) {
+  return dot(b.velocity - a.velocity, direction) + b.angular_velocity * arm_b - a.angular_velocity * arm_a;
 }
 
-[[gnu::always_inline]] inline void apply_impulse_pair(SolverBody& a, SolverBody& b, const ConstraintPoint& point, Vec2 impulse) {
-  a.velocity = a.velocity - a.inverse_mass * impulse;
-  a.angular_velocity -= a.inverse_inertia * collide2d::cross(point.anchor_a, impulse);
-  b.velocity = b.velocity + b.inverse_mass * impulse;
-  b.angular_velocity += b.inverse_inertia * collide2d::cross(point.anchor_b, impulse);
+/// Applies `impulse` along a unit direction at the contact point: to B, and its opposite to A.
+[[gnu::always_inline]] inline void apply_impulse(SolverBody& a, SolverBody& b, Vec2 direction, Real arm_a, Real arm_b, Real impulse) {
+  a.velocity = a.velocity - (a.inverse_mass * impulse) * direction;
+  a.angular_velocity -= a.inverse_inertia * impulse * arm_a;
+  b.velocity = b.velocity + (b.inverse_mass * impulse) * direction;
+  b.angular_velocity += b.inverse_inertia * impulse * arm_b;
 }
 
 void warm_start(std::vector<ContactConstraint>& constraints, std::vector<SolverBody>& bodies) {
@@ -144,7 +145,8 @@ void warm_start(std::vector<ContactConstraint>& constraints, std::vector<SolverB
     SolverBody b = bodies[static_cast<std::size_t>(constraint.body_b)];
     for (int i = 0; i < constraint.point_count; ++i) {
       ConstraintPoint& point = constraint.points[static_cast<std::size_t>(i)];
-      apply_impulse_pair(a, b, point, point.normal_impulse * constraint.normal + point.tangent_impulse * constraint.tangent);
+      apply_impulse(a, b, constraint.normal, point.normal_arm_a, point.normal_arm_b, point.normal_impulse);
+      apply_impulse(a, b, constraint.tangent, point.tangent_arm_a, point.tangent_arm_b, point.tangent_impulse);
       point.total_normal_impulse += point.normal_impulse;
     }
     bodies[static_cast<std::size_t>(constraint.body_a)] = a;
@@ -161,12 +163,12 @@ void solve_contacts(std::vector<ContactConstraint>& constraints, std::vector<Sol
     SolverBody b = bodies[static_cast<std::size_t>(constraint.body_b)];
     const BodyMotion& motion_a = motions[static_cast<std::size_t>(constraint.body_a)];
     const BodyMotion& motion_b = motions[static_cast<std::size_t>(constraint.body_b)];
-    const Vec2 delta = motion_b.delta_position - motion_a.delta_position;
+    const Real approach = dot(motion_b.delta_position - motion_a.delta_position, constraint.normal);
     for (int i = 0; i < constraint.point_count; ++i) {
       ConstraintPoint& point = constraint.points[static_cast<std::size_t>(i)];
       // The current separation from the bodies' motion since the step began.
-      const Vec2 moved = delta + rotate(motion_b.delta_rotation, point.anchor_b) - rotate(motion_a.delta_rotation, point.anchor_a);
-      const Real separation = dot(moved, constraint.normal) + point.base_separation;
+      const Real separation = approach + dot(rotate(motion_b.delta_rotation, point.anchor_b) - rotate(motion_a.delta_rotation, point.anchor_a),
+                                             constraint.normal) + point.base_separation;
       Real bias = 0, mass_scale = 1, impulse_scale = 0;
       if (separation > 0) {
         bias = separation * inverse_substep;  // may close the gap within this sub-step, no further
@@ -175,23 +177,23 @@ void solve_contacts(std::vector<ContactConstraint>& constraints, std::vector<Sol
         mass_scale = constraint.soft.mass_scale;
         impulse_scale = constraint.soft.impulse_scale;
       }
-      const Real normal_speed = dot(relative_velocity(a, b, point), constraint.normal);
+      const Real normal_speed = speed_along(a, b, constraint.normal, point.normal_arm_a, point.normal_arm_b);
       const Real impulse = -point.normal_mass * mass_scale * (normal_speed + bias) - impulse_scale * point.normal_impulse;
       const Real accumulated = std::max(point.normal_impulse + impulse, Real{0});
       const Real applied = accumulated - point.normal_impulse;
       point.normal_impulse = accumulated;
       point.max_normal_impulse = std::max(point.max_normal_impulse, applied);
       point.total_normal_impulse += applied;
-      apply_impulse_pair(a, b, point, applied * constraint.normal);
+      apply_impulse(a, b, constraint.normal, point.normal_arm_a, point.normal_arm_b, applied);
     }
     for (int i = 0; i < constraint.point_count; ++i) {
       ConstraintPoint& point = constraint.points[static_cast<std::size_t>(i)];
-      const Real tangent_speed = dot(relative_velocity(a, b, point), constraint.tangent);
+      const Real tangent_speed = speed_along(a, b, constraint.tangent, point.tangent_arm_a, point.tangent_arm_b);
       const Real limit = constraint.friction * point.normal_impulse;
       const Real accumulated = std::clamp(point.tangent_impulse - point.tangent_mass * tangent_speed, -limit, limit);
       const Real applied = accumulated - point.tangent_impulse;
       point.tangent_impulse = accumulated;
-      apply_impulse_pair(a, b, point, applied * constraint.tangent);
+      apply_impulse(a, b, constraint.tangent, point.tangent_arm_a, point.tangent_arm_b, applied);
     }
     bodies[static_cast<std::size_t>(constraint.body_a)] = a;
     bodies[static_cast<std::size_t>(constraint.body_b)] = b;
@@ -207,13 +209,13 @@ void apply_restitution(std::vector<ContactConstraint>& constraints, std::vector<
     for (int i = 0; i < constraint.point_count; ++i) {
       ConstraintPoint& point = constraint.points[static_cast<std::size_t>(i)];
       if (point.closing_velocity > -threshold || point.max_normal_impulse == 0) continue;
-      const Real normal_speed = dot(relative_velocity(a, b, point), constraint.normal);
+      const Real normal_speed = speed_along(a, b, constraint.normal, point.normal_arm_a, point.normal_arm_b);
       const Real impulse = -point.normal_mass * (normal_speed + constraint.restitution * point.closing_velocity);
       const Real accumulated = std::max(point.normal_impulse + impulse, Real{0});
       const Real applied = accumulated - point.normal_impulse;
       point.normal_impulse = accumulated;
       point.total_normal_impulse += applied;
-      apply_impulse_pair(a, b, point, applied * constraint.normal);
+      apply_impulse(a, b, constraint.normal, point.normal_arm_a, point.normal_arm_b, applied);
     }
     bodies[static_cast<std::size_t>(constraint.body_a)] = a;
     bodies[static_cast<std::size_t>(constraint.body_b)] = b;
@@ -478,7 +480,7 @@ bool PhysicsWorld::apply_impulse(BodyHandle body, Vec2 impulse, Vec2 world_point
   BodyState* state = live_state(body);
   if (state == nullptr || state->type != BodyType::dynamic_body || !is_finite(impulse) || !is_finite(world_point)) return false;
   state->velocity = state->velocity + state->inverse_mass * impulse;
-  state->angular_velocity += state->inverse_inertia * collide2d::cross(world_point - state->center, impulse);
+  state->angular_velocity += state->inverse_inertia * cross(world_point - state->center, impulse);
   wake(body);
   return true;
 }
@@ -657,17 +659,19 @@ void PhysicsWorld::step(Real duration, const StepOptions& options) {
       point.anchor_a = source.point - a.center;
       point.anchor_b = source.point - b.center;
       point.base_separation = source.separation - dot(point.anchor_b - point.anchor_a, contact.normal);
-      const Real normal_arm_a = collide2d::cross(point.anchor_a, contact.normal), normal_arm_b = collide2d::cross(point.anchor_b, contact.normal);
-      const Real tangent_arm_a = collide2d::cross(point.anchor_a, contact.tangent), tangent_arm_b = collide2d::cross(point.anchor_b, contact.tangent);
-      const Real normal_inverse = a.inverse_mass + b.inverse_mass + a.inverse_inertia * normal_arm_a * normal_arm_a +
-                                  b.inverse_inertia * normal_arm_b * normal_arm_b;
-      const Real tangent_inverse = a.inverse_mass + b.inverse_mass + a.inverse_inertia * tangent_arm_a * tangent_arm_a +
-                                   b.inverse_inertia * tangent_arm_b * tangent_arm_b;
+      point.normal_arm_a = cross(point.anchor_a, contact.normal);
+      point.normal_arm_b = cross(point.anchor_b, contact.normal);
+      point.tangent_arm_a = cross(point.anchor_a, contact.tangent);
+      point.tangent_arm_b = cross(point.anchor_b, contact.tangent);
+      const Real normal_inverse = a.inverse_mass + b.inverse_mass + a.inverse_inertia * point.normal_arm_a * point.normal_arm_a +
+                                  b.inverse_inertia * point.normal_arm_b * point.normal_arm_b;
+      const Real tangent_inverse = a.inverse_mass + b.inverse_mass + a.inverse_inertia * point.tangent_arm_a * point.tangent_arm_a +
+                                   b.inverse_inertia * point.tangent_arm_b * point.tangent_arm_b;
       point.normal_mass = normal_inverse > 0 ? 1 / normal_inverse : 0;
       point.tangent_mass = tangent_inverse > 0 ? 1 / tangent_inverse : 0;
       point.normal_impulse = source.normal_impulse;
       point.tangent_impulse = source.tangent_impulse;
-      point.closing_velocity = dot(relative_velocity(solver_a, solver_b, point), contact.normal);
+      point.closing_velocity = speed_along(solver_a, solver_b, contact.normal, point.normal_arm_a, point.normal_arm_b);
     }
     closing_velocity[index] = constraint.points[0].closing_velocity;
     constraints.push_back(constraint);
