@@ -1274,6 +1274,37 @@ const std::vector<BadInput>& bad_inputs() {
          return points + "]";
        }() + "}}\n]}\n",
        2, 45, "100000 points"},
+      {"unknown body type", "body_type.json",
+       "{\"bodies\": [\n"
+       "  {\"type\": \"floating\", \"shape\": {\"type\": \"circle\", \"radius\": 1}}\n"
+       "]}\n",
+       2, 12, "unknown body type \"floating\""},
+      {"body type that is not a string", "body_type_number.json",
+       "{\"bodies\": [\n"
+       "  {\"type\": 2, \"shape\": {\"type\": \"circle\", \"radius\": 1}}\n"
+       "]}\n",
+       2, 12, "must be a string"},
+      {"negative density", "negative_density.json",
+       "{\"bodies\": [\n"
+       "  {\"density\": -2, \"shape\": {\"type\": \"circle\", \"radius\": 1}}\n"
+       "]}\n",
+       2, 15, "density must not be negative"},
+      {"negative restitution", "negative_restitution.json",
+       "{\"bodies\": [\n"
+       "  {\"shape\": {\"type\": \"circle\", \"radius\": 1},\n"
+       "   \"restitution\": -0.5}\n"
+       "]}\n",
+       3, 19, "restitution must not be negative"},
+      {"friction that is not a number", "friction_string.json",
+       "{\"bodies\": [\n"
+       "  {\"friction\": \"high\", \"shape\": {\"type\": \"circle\", \"radius\": 1}}\n"
+       "]}\n",
+       2, 16, "must be a number"},
+      {"friction overflowing double", "friction_overflow.json",
+       "{\"bodies\": [\n"
+       "  {\"friction\": 1e400, \"shape\": {\"type\": \"circle\", \"radius\": 1}}\n"
+       "]}\n",
+       2, 16, "1e400"},
       {"invalid XML", "syntax.xml",
        "<SteerBenchTestCase>\n"
        "  <polygonObstacle id=3>\n"
@@ -1761,6 +1792,34 @@ TEST(CliMove, BadInputIsReportedAndWritesNothing) {
   const RunResult result = run_cli({"move", broken.string(), "--body", "0", "--motion", "1,0"});
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_EQ(result.err.rfind("error: " + broken.string() + ":2:", 0), 0u) << result.err;
+}
+
+// ---------------------------------------------------------------------------------------------
+// rigid-body keys of scenes
+
+TEST(CliSceneReader, BodyTypeAndMaterialAreReadWithTheirDefaults) {
+  const fs::path file = write_temp("materials.json", R"({"bodies": [
+    {"shape": {"type": "circle", "radius": 1}},
+    {"type": "dynamic", "density": 2.5, "friction": 0.25, "restitution": 0.75, "shape": {"type": "circle", "radius": 1}},
+    {"type": "kinematic", "velocity": [1, 2], "shape": {"type": "box", "half_extents": [1, 1]}},
+    {"type": "static", "friction": 0, "shape": {"type": "segment", "a": [0, 0], "b": [1, 0]}}
+  ]})");
+  const auto loaded = collide2d::io::load_scene(file);
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  const std::vector<collide2d::io::Body>& bodies = loaded.value().bodies;
+  ASSERT_EQ(bodies.size(), 4u);
+  const collide2d::RigidBodyDefinition defaults;
+  EXPECT_EQ(bodies[0].type, collide2d::BodyType::static_body) << "a body without a type is static";
+  EXPECT_EQ(bodies[0].density, defaults.density);
+  EXPECT_EQ(bodies[0].friction, defaults.friction);
+  EXPECT_EQ(bodies[0].restitution, defaults.restitution);
+  EXPECT_EQ(bodies[1].type, collide2d::BodyType::dynamic_body);
+  EXPECT_EQ(bodies[1].density, collide2d::Real(2.5));
+  EXPECT_EQ(bodies[1].friction, collide2d::Real(0.25));
+  EXPECT_EQ(bodies[1].restitution, collide2d::Real(0.75));
+  EXPECT_EQ(bodies[2].type, collide2d::BodyType::kinematic_body);
+  EXPECT_EQ(bodies[3].type, collide2d::BodyType::static_body);
+  EXPECT_EQ(bodies[3].friction, collide2d::Real(0));
 }
 
 TEST(CliDeterminism, EveryCommandGivesTheSameBytesOnEveryRun) {
