@@ -147,7 +147,15 @@ void SvgCanvas::line(Vec2 from, Vec2 to, std::string_view stroke, double stroke_
 void SvgCanvas::polyline(std::span<const Vec2> points, std::string_view stroke, double stroke_pixels, double opacity) {
   if (points.size() < 2) return;
   body_ += "<polyline points=\"";
-  for (Vec2 p : points) body_ += number(screen_x(p.x)) + "," + number(screen_y(p.y)) + " ";
+  double last_x = screen_x(points[0].x), last_y = screen_y(points[0].y);
+  body_ += number(last_x) + "," + number(last_y) + " ";
+  for (std::size_t i = 1; i < points.size(); ++i) {
+    const double x = screen_x(points[i].x), y = screen_y(points[i].y);
+    if (i + 1 < points.size() && std::hypot(x - last_x, y - last_y) < 0.5) continue;  // within half a pixel of the last point drawn
+    body_ += number(x) + "," + number(y) + " ";
+    last_x = x;
+    last_y = y;
+  }
   body_ += "\" fill=\"none\" stroke=\"" + std::string(stroke) + "\" stroke-width=\"" + number(stroke_pixels) +
            "\" stroke-linejoin=\"round\" stroke-linecap=\"round\"" +
            (opacity < 1 ? " stroke-opacity=\"" + number(opacity) + "\"" : std::string()) + "/>\n";

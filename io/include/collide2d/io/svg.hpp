@@ -29,7 +29,8 @@ class SvgCanvas {
              double fill_opacity = 1);
   /// A straight line between world points; `dash` is an SVG dash array such as "4 3", or empty.
   void line(Vec2 from, Vec2 to, std::string_view stroke, double stroke_pixels, std::string_view dash = {}, double opacity = 1);
-  /// An open line through world points (nothing for fewer than 2).
+  /// An open line through world points (nothing for fewer than 2); a point within half a pixel of
+  /// the last one drawn is skipped, except the final point, so resting bodies cost two points.
   void polyline(std::span<const Vec2> points, std::string_view stroke, double stroke_pixels, double opacity = 1);
   /// A line with an arrow head at `to`.
   void arrow(Vec2 from, Vec2 to, std::string_view stroke, double stroke_pixels);
