@@ -1854,7 +1854,7 @@ std::unique_ptr<DirectRun> run_directly(const fs::path& file, int steps, collide
     definition.density = body.density;
     definition.friction = body.friction;
     definition.restitution = body.restitution;
-    definition.velocity = body.velocity;  // the test scenes' shapes are centred on their origins
+    definition.velocity = body.velocity;  // the scenes run here do not turn at the start: the origin moves as the centre
     definition.angular_velocity = body.angular_velocity;
     const auto added = run->world.add(definition);
     EXPECT_TRUE(added.has_value());
@@ -1940,6 +1940,22 @@ TEST(CliSimulate, KinematicBodyMovesByItsVelocityTimesTheTime) {
   EXPECT_NEAR(point_of(platform["velocity"]).y, -0.5, 1e-6);
   EXPECT_NEAR(platform["angular_velocity"].get<double>(), 0.25, 1e-6);
   EXPECT_TRUE(platform["awake"].get<bool>());
+}
+
+TEST(CliSimulate, SceneVelocityIsTheOriginsAndTheBodyTurnsAboutItsCentreOfMass) {
+  // A disc centred 1 to the right of its body's origin, the origin at rest and turning at 2 per
+  // time unit: its centre of mass starts at (1, 0) moving at 2 x (0, 1), and without gravity
+  // keeps that velocity while the body turns about it.
+  const fs::path file = write_temp("offset_disc.json", R"({"bodies": [
+    {"type": "dynamic", "angular_velocity": 2, "shape": {"type": "circle", "center": [1, 0], "radius": 0.5}}
+  ]})");
+  const Json start = run_simulate(file, {"--steps", "0", "--gravity", "0,0"});
+  EXPECT_POINT_NEAR(point_of(start["bodies"][0]["velocity"]), 0, 2, 1e-6);
+  const Json later = run_simulate(file, {"--steps", "30", "--gravity", "0,0"});  // t = 0.5
+  const Json& disc = later["bodies"][0];
+  EXPECT_POINT_NEAR(point_of(disc["velocity"]), 0, 2, 1e-5);
+  EXPECT_NEAR(disc["angle"].get<double>(), 1, 1e-5);
+  EXPECT_POINT_NEAR(point_of(disc["position"]), 1 - std::cos(1.0), 1 - std::sin(1.0), 1e-4);  // centre (1, 1) minus the turned offset
 }
 
 TEST(CliSimulate, BadInputIsRefusedAndWritesNothing) {

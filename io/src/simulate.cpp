@@ -31,8 +31,10 @@ Result<Simulation, SimulationError> simulate_scene(const Scene& scene, const Sim
     definition.density = body.density;
     definition.friction = body.friction;
     definition.restitution = body.restitution;
-    const Vec2 center = rotate(body.transform.rotation, compute_mass(body.shape, body.density).center);
-    definition.velocity = body.velocity + body.angular_velocity * left_perpendicular(center);
+    // The scene gives the velocity of the body's origin; the world takes that of the centre of
+    // mass, which is the origin for static and kinematic bodies.
+    const Vec2 local_center = body.type == BodyType::dynamic_body ? compute_mass(body.shape, body.density).center : Vec2{};
+    definition.velocity = body.velocity + body.angular_velocity * left_perpendicular(rotate(body.transform.rotation, local_center));
     definition.angular_velocity = body.angular_velocity;
     Result<BodyHandle, BodyError> added = world.add(definition);
     if (!added) return SimulationError{static_cast<int>(i), added.error().message};
