@@ -1984,7 +1984,6 @@ TEST(CliSimulate, BadInputIsRefusedAndWritesNothing) {
       {{"simulate", drop, "--steps", "1", "--dt", "-0.01"}, "--dt must be a positive finite number"},
       {{"simulate", drop, "--steps", "1", "--dt", "inf"}, "--dt must be a positive finite number"},
       {{"simulate", drop, "--steps", "1", "--dt", "nan"}, "--dt"},
-      {{"simulate", drop, "--steps", "1", "--dt", "1e-300"}, "--dt must be a positive finite number"},
       {{"simulate", drop, "--steps", "1", "--gravity", "10"}, "--gravity expects two numbers"},
       {{"simulate", drop, "--steps", "1", "--gravity", "0,down"}, "--gravity expects two finite numbers"},
       {{"simulate", drop, "--steps", "1", "--bogus"}, "bogus"},
@@ -1994,7 +1993,11 @@ TEST(CliSimulate, BadInputIsRefusedAndWritesNothing) {
       {{"simulate", weightless.string(), "--steps", "1"}, weightless.string() + ":2:3: body 0: density"},
       {{"simulate", bad_type.string(), "--steps", "1"}, bad_type.string() + ":2:12: unknown body type"},
   };
-  for (const Case& bad : cases) {
+  std::vector<Case> all_cases = cases;
+  if (sizeof(collide2d::Real) == sizeof(float)) {  // a time step that is 0 as a float (positive in double)
+    all_cases.push_back({{"simulate", drop, "--steps", "1", "--dt", "1e-300"}, "--dt must be a positive finite number"});
+  }
+  for (const Case& bad : all_cases) {
     std::vector<std::string> arguments = bad.arguments;
     arguments.insert(arguments.end(), {"--svg", svg.string()});
     std::string joined;

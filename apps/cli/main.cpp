@@ -484,10 +484,12 @@ std::string simulate_output(const Scene& scene, const Simulation& simulation, co
     out << line;
     for (std::size_t i = 0; i < simulation.bodies.size(); ++i) {
       const SimulatedBody& body = simulation.bodies[i];
-      std::snprintf(line, sizeof line, "%5zu  %-9s  %-28s %12s  %-28s %16s  %-5s  %s\n", i, type_name(body.type),
+      std::snprintf(line, sizeof line, "%5zu  %-9s  %-28s %12s  %-28s %16s  %-5s  %s", i, type_name(body.type),
                     format_point(body.transform.position).c_str(), format_number(body.angle).c_str(), format_point(body.velocity).c_str(),
                     format_number(body.angular_velocity).c_str(), body.awake ? "yes" : "no", scene.bodies[i].name.c_str());
-      out << line;
+      std::string row = line;
+      row.erase(row.find_last_not_of(' ') + 1);  // no padding after the last column when the body has no name
+      out << row << "\n";
     }
   }
   return out.str();
