@@ -10,7 +10,7 @@
 
 namespace collide2d::io {
 
-/// The most steps one simulation runs (about half an hour of simulated time at 60 steps per time unit).
+/// The most steps one simulation runs (1,667 time units at 60 steps per time unit).
 inline constexpr int simulation_step_limit = 100'000;
 
 /// The most points a body's trail keeps: longer runs sample the centre of mass every few steps.
