@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <pugixml.hpp>
 #include <random>
@@ -27,6 +28,7 @@
 
 #include "collide2d/collide2d.hpp"
 #include "collide2d/io/scene.hpp"
+#include "collide2d/io/simulate.hpp"
 
 extern char** environ;
 
@@ -1274,6 +1276,37 @@ const std::vector<BadInput>& bad_inputs() {
          return points + "]";
        }() + "}}\n]}\n",
        2, 45, "100000 points"},
+      {"unknown body type", "body_type.json",
+       "{\"bodies\": [\n"
+       "  {\"type\": \"floating\", \"shape\": {\"type\": \"circle\", \"radius\": 1}}\n"
+       "]}\n",
+       2, 12, "unknown body type \"floating\""},
+      {"body type that is not a string", "body_type_number.json",
+       "{\"bodies\": [\n"
+       "  {\"type\": 2, \"shape\": {\"type\": \"circle\", \"radius\": 1}}\n"
+       "]}\n",
+       2, 12, "must be a string"},
+      {"negative density", "negative_density.json",
+       "{\"bodies\": [\n"
+       "  {\"density\": -2, \"shape\": {\"type\": \"circle\", \"radius\": 1}}\n"
+       "]}\n",
+       2, 15, "density must not be negative"},
+      {"negative restitution", "negative_restitution.json",
+       "{\"bodies\": [\n"
+       "  {\"shape\": {\"type\": \"circle\", \"radius\": 1},\n"
+       "   \"restitution\": -0.5}\n"
+       "]}\n",
+       3, 19, "restitution must not be negative"},
+      {"friction that is not a number", "friction_string.json",
+       "{\"bodies\": [\n"
+       "  {\"friction\": \"high\", \"shape\": {\"type\": \"circle\", \"radius\": 1}}\n"
+       "]}\n",
+       2, 16, "must be a number"},
+      {"friction overflowing double", "friction_overflow.json",
+       "{\"bodies\": [\n"
+       "  {\"friction\": 1e400, \"shape\": {\"type\": \"circle\", \"radius\": 1}}\n"
+       "]}\n",
+       2, 16, "1e400"},
       {"invalid XML", "syntax.xml",
        "<SteerBenchTestCase>\n"
        "  <polygonObstacle id=3>\n"
@@ -1763,6 +1796,286 @@ TEST(CliMove, BadInputIsReportedAndWritesNothing) {
   EXPECT_EQ(result.err.rfind("error: " + broken.string() + ":2:", 0), 0u) << result.err;
 }
 
+// ---------------------------------------------------------------------------------------------
+// rigid-body keys of scenes
+
+TEST(CliSceneReader, BodyTypeAndMaterialAreReadWithTheirDefaults) {
+  const fs::path file = write_temp("materials.json", R"({"bodies": [
+    {"shape": {"type": "circle", "radius": 1}},
+    {"type": "dynamic", "density": 2.5, "friction": 0.25, "restitution": 0.75, "shape": {"type": "circle", "radius": 1}},
+    {"type": "kinematic", "velocity": [1, 2], "shape": {"type": "box", "half_extents": [1, 1]}},
+    {"type": "static", "friction": 0, "shape": {"type": "segment", "a": [0, 0], "b": [1, 0]}}
+  ]})");
+  const auto loaded = collide2d::io::load_scene(file);
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  const std::vector<collide2d::io::Body>& bodies = loaded.value().bodies;
+  ASSERT_EQ(bodies.size(), 4u);
+  const collide2d::RigidBodyDefinition defaults;
+  EXPECT_EQ(bodies[0].type, collide2d::BodyType::static_body) << "a body without a type is static";
+  EXPECT_EQ(bodies[0].density, defaults.density);
+  EXPECT_EQ(bodies[0].friction, defaults.friction);
+  EXPECT_EQ(bodies[0].restitution, defaults.restitution);
+  EXPECT_EQ(bodies[1].type, collide2d::BodyType::dynamic_body);
+  EXPECT_EQ(bodies[1].density, collide2d::Real(2.5));
+  EXPECT_EQ(bodies[1].friction, collide2d::Real(0.25));
+  EXPECT_EQ(bodies[1].restitution, collide2d::Real(0.75));
+  EXPECT_EQ(bodies[2].type, collide2d::BodyType::kinematic_body);
+  EXPECT_EQ(bodies[3].type, collide2d::BodyType::static_body);
+  EXPECT_EQ(bodies[3].friction, collide2d::Real(0));
+}
+
+// ---------------------------------------------------------------------------------------------
+// simulate
+
+/// Runs `simulate` on a scene with the given extra arguments and parses the JSON it prints.
+Json run_simulate(const fs::path& file, const std::vector<std::string>& arguments) {
+  std::vector<std::string> command = {"simulate", file.string(), "--format", "json"};
+  command.insert(command.end(), arguments.begin(), arguments.end());
+  return run_json(command);
+}
+
+/// A PhysicsWorld built from a scene by the test itself, and its bodies in scene order.
+struct DirectRun {
+  collide2d::PhysicsWorld world;
+  std::vector<collide2d::BodyHandle> handles;
+};
+
+/// The same scene stepped through PhysicsWorld directly: each body added from the scene's
+/// fields, `steps` steps of `time_step` under `gravity` with the default StepOptions.
+std::unique_ptr<DirectRun> run_directly(const fs::path& file, int steps, collide2d::Real time_step, collide2d::Vec2 gravity) {
+  const auto loaded = collide2d::io::load_scene(file);
+  EXPECT_TRUE(loaded.has_value());
+  auto run = std::make_unique<DirectRun>(DirectRun{collide2d::PhysicsWorld({.gravity = gravity}), {}});
+  for (const collide2d::io::Body& body : loaded.value().bodies) {
+    collide2d::RigidBodyDefinition definition;
+    definition.shape = body.shape;
+    definition.transform = body.transform;
+    definition.type = body.type;
+    definition.density = body.density;
+    definition.friction = body.friction;
+    definition.restitution = body.restitution;
+    definition.velocity = body.velocity;  // the scenes run here do not turn at the start: the origin moves as the centre
+    definition.angular_velocity = body.angular_velocity;
+    const auto added = run->world.add(definition);
+    EXPECT_TRUE(added.has_value());
+    run->handles.push_back(added.value());
+  }
+  for (int step = 0; step < steps; ++step) run->world.step(time_step);
+  return run;
+}
+
+/// Every body of a `simulate` document equals the directly stepped world's, to the last bit of a Real.
+void expect_same_state(const Json& document, const DirectRun& direct) {
+  using collide2d::Real;
+  ASSERT_EQ(document["bodies"].size(), direct.handles.size());
+  for (std::size_t i = 0; i < direct.handles.size(); ++i) {
+    SCOPED_TRACE("body " + std::to_string(i));
+    const Json& body = document["bodies"][i];
+    const collide2d::BodyHandle handle = direct.handles[i];
+    EXPECT_EQ(body["body"], i);
+    EXPECT_EQ(static_cast<Real>(body["position"][0].get<double>()), direct.world.transform(handle).position.x);
+    EXPECT_EQ(static_cast<Real>(body["position"][1].get<double>()), direct.world.transform(handle).position.y);
+    EXPECT_EQ(static_cast<Real>(body["angle"].get<double>()), direct.world.angle(handle));
+    EXPECT_EQ(static_cast<Real>(body["velocity"][0].get<double>()), direct.world.velocity(handle).x);
+    EXPECT_EQ(static_cast<Real>(body["velocity"][1].get<double>()), direct.world.velocity(handle).y);
+    EXPECT_EQ(static_cast<Real>(body["angular_velocity"].get<double>()), direct.world.angular_velocity(handle));
+    EXPECT_EQ(body["awake"].get<bool>(), direct.world.awake(handle));
+  }
+}
+
+TEST(CliSimulate, PrintedStateMatchesThePhysicsWorldSteppedDirectly) {
+  using collide2d::Real;
+  const fs::path drop = scene("drop.json");
+  const Json defaults = run_simulate(drop, {"--steps", "90"});
+  EXPECT_EQ(static_cast<Real>(defaults["time"].get<double>()), Real(90) * (Real(1) / 60));
+  EXPECT_EQ(defaults["steps"], 90);
+  expect_same_state(defaults, *run_directly(drop, 90, Real(1) / 60, {0, -10}));
+  EXPECT_EQ(defaults["bodies"][0]["name"], "ground");
+  EXPECT_EQ(defaults["bodies"][0]["type"], "static");
+  EXPECT_EQ(defaults["bodies"][2]["type"], "dynamic");
+  // Options reach the world: another time step and a sideways gravity.
+  const Json options = run_simulate(drop, {"--steps", "40", "--dt", "0.02", "--gravity", "2,-5"});
+  EXPECT_EQ(static_cast<Real>(options["time"].get<double>()), Real(40) * Real(0.02));
+  expect_same_state(options, *run_directly(drop, 40, Real(0.02), {2, -5}));
+  // 0 steps leaves every body where the scene put it.
+  const Json still = run_simulate(drop, {"--steps", "0"});
+  EXPECT_EQ(still["time"].get<double>(), 0);
+  expect_same_state(still, *run_directly(drop, 0, Real(1) / 60, {0, -10}));
+}
+
+TEST(CliSimulate, DroppedBallComesToRestOnTheGround) {
+  // Ground top at y = 0; a ball of radius 0.5 dropped from h = 6 lands after about 1.05 time
+  // units and, without restitution, stays: its centre ends within the slop of 0.5 above the top.
+  const double radius = 0.5, height = 6;
+  const fs::path file = write_temp("ball.json", R"({"bodies": [
+    {"name": "ground", "position": [0, -1], "shape": {"type": "box", "half_extents": [10, 1]}},
+    {"name": "ball", "type": "dynamic", "position": [1, 6], "shape": {"type": "circle", "radius": 0.5}}
+  ]})");
+  // Before it lands (t = 0.5): free fall, y = h - g t^2 / 2 up to the integrator's first-order error.
+  const Json falling = run_simulate(file, {"--steps", "30"});
+  EXPECT_NEAR(point_of(falling["bodies"][1]["position"]).y, height - 0.5 * 10 * 0.25, 0.05);
+  EXPECT_NEAR(point_of(falling["bodies"][1]["velocity"]).y, -10 * 0.5, 1e-3);
+  const Json landed = run_simulate(file, {"--steps", "240"});
+  const Json& ball = landed["bodies"][1];
+  EXPECT_NEAR(point_of(ball["position"]).y, radius, 0.01);
+  EXPECT_NEAR(point_of(ball["position"]).x, 1, 1e-4);
+  EXPECT_LT(norm(point_of(ball["velocity"])), 0.05);
+  EXPECT_FALSE(ball["awake"].get<bool>()) << "at rest for 3 time units, it sleeps";
+  // The ground never moves.
+  EXPECT_EQ(point_of(landed["bodies"][0]["position"]).y, -1);
+  EXPECT_FALSE(landed["bodies"][0]["awake"].get<bool>());
+}
+
+TEST(CliSimulate, KinematicBodyMovesByItsVelocityTimesTheTime) {
+  const fs::path file = write_temp("kinematic.json", R"({"bodies": [
+    {"name": "platform", "type": "kinematic", "position": [1, 2], "velocity": [2, -0.5], "angular_velocity": 0.25,
+     "shape": {"type": "box", "half_extents": [1, 0.2]}}
+  ]})");
+  const Json document = run_simulate(file, {"--steps", "120"});  // 2 time units; gravity does not act on it
+  const Json& platform = document["bodies"][0];
+  EXPECT_NEAR(point_of(platform["position"]).x, 1 + 2 * 2, 1e-4);
+  EXPECT_NEAR(point_of(platform["position"]).y, 2 - 0.5 * 2, 1e-4);
+  EXPECT_NEAR(platform["angle"].get<double>(), 0.25 * 2, 1e-5);
+  EXPECT_NEAR(point_of(platform["velocity"]).x, 2, 1e-6);
+  EXPECT_NEAR(point_of(platform["velocity"]).y, -0.5, 1e-6);
+  EXPECT_NEAR(platform["angular_velocity"].get<double>(), 0.25, 1e-6);
+  EXPECT_TRUE(platform["awake"].get<bool>());
+}
+
+TEST(CliSimulate, SceneVelocityIsTheOriginsAndTheBodyTurnsAboutItsCentreOfMass) {
+  // A disc centred 1 to the right of its body's origin, the origin at rest and turning at 2 per
+  // time unit: its centre of mass starts at (1, 0) moving at 2 x (0, 1), and without gravity
+  // keeps that velocity while the body turns about it.
+  const fs::path file = write_temp("offset_disc.json", R"({"bodies": [
+    {"type": "dynamic", "angular_velocity": 2, "shape": {"type": "circle", "center": [1, 0], "radius": 0.5}}
+  ]})");
+  const Json start = run_simulate(file, {"--steps", "0", "--gravity", "0,0"});
+  EXPECT_POINT_NEAR(point_of(start["bodies"][0]["velocity"]), 0, 2, 1e-6);
+  const Json later = run_simulate(file, {"--steps", "30", "--gravity", "0,0"});  // t = 0.5
+  const Json& disc = later["bodies"][0];
+  EXPECT_POINT_NEAR(point_of(disc["velocity"]), 0, 2, 1e-5);
+  EXPECT_NEAR(disc["angle"].get<double>(), 1, 1e-5);
+  EXPECT_POINT_NEAR(point_of(disc["position"]), 1 - std::cos(1.0), 1 - std::sin(1.0), 1e-4);  // centre (1, 1) minus the turned offset
+}
+
+TEST(CliSimulate, BadInputIsRefusedAndWritesNothing) {
+  const fs::path svg = temp_path("simulate_bad.svg");
+  const std::string drop = scene("drop.json");
+  const fs::path segment = write_temp("dynamic_segment.json",
+                                      "{\"bodies\": [\n  {\"shape\": {\"type\": \"circle\", \"radius\": 1}},\n"
+                                      "  {\"type\": \"dynamic\", \"shape\": {\"type\": \"segment\", \"a\": [0, 0], \"b\": [1, 0]}}\n]}\n");
+  const fs::path point = write_temp("dynamic_point.json",
+                                    "{\"bodies\": [\n   {\"type\": \"dynamic\", \"shape\": {\"type\": \"circle\", \"radius\": 0}}\n]}\n");
+  const fs::path weightless = write_temp("dynamic_weightless.json",
+                                         "{\"bodies\": [\n  {\"type\": \"dynamic\", \"density\": 0, \"shape\": {\"type\": \"circle\", \"radius\": 1}}\n]}\n");
+  const fs::path bad_type = write_temp("simulate_bad_type.json",
+                                       "{\"bodies\": [\n  {\"type\": \"floating\", \"shape\": {\"type\": \"circle\", \"radius\": 1}}\n]}\n");
+  struct Case {
+    std::vector<std::string> arguments;
+    std::string message;  // a piece of the message after "error: "
+  };
+  const std::vector<Case> cases = {
+      {{"simulate", temp_path("missing.json").string(), "--steps", "1"}, "cannot open the file"},
+      {{"simulate", drop}, "--steps is required"},
+      {{"simulate", drop, "--steps", "-1"}, "--steps must be from 0 to 100000"},
+      {{"simulate", drop, "--steps", "100001"}, "--steps must be from 0 to 100000"},
+      {{"simulate", drop, "--steps", "ten"}, "--steps"},
+      {{"simulate", drop, "--steps", "1", "--dt", "0"}, "--dt must be a positive finite number"},
+      {{"simulate", drop, "--steps", "1", "--dt", "-0.01"}, "--dt must be a positive finite number"},
+      {{"simulate", drop, "--steps", "1", "--dt", "inf"}, "--dt must be a positive finite number"},
+      {{"simulate", drop, "--steps", "1", "--dt", "nan"}, "--dt"},
+      {{"simulate", drop, "--steps", "1", "--gravity", "10"}, "--gravity expects two numbers"},
+      {{"simulate", drop, "--steps", "1", "--gravity", "0,down"}, "--gravity expects two finite numbers"},
+      {{"simulate", drop, "--steps", "1", "--bogus"}, "bogus"},
+      {{"simulate", drop, "--steps", "1", "--format", "yaml"}, "--format"},
+      {{"simulate", segment.string(), "--steps", "1"}, segment.string() + ":3:3: body 1: density: a dynamic body needs a shape with area"},
+      {{"simulate", point.string(), "--steps", "1"}, point.string() + ":2:4: body 0: density"},
+      {{"simulate", weightless.string(), "--steps", "1"}, weightless.string() + ":2:3: body 0: density"},
+      {{"simulate", bad_type.string(), "--steps", "1"}, bad_type.string() + ":2:12: unknown body type"},
+  };
+  std::vector<Case> all_cases = cases;
+  if (sizeof(collide2d::Real) == sizeof(float)) {  // a time step that is 0 as a float (positive in double)
+    all_cases.push_back({{"simulate", drop, "--steps", "1", "--dt", "1e-300"}, "--dt must be a positive finite number"});
+  }
+  for (const Case& bad : all_cases) {
+    std::vector<std::string> arguments = bad.arguments;
+    arguments.insert(arguments.end(), {"--svg", svg.string()});
+    std::string joined;
+    for (const std::string& argument : arguments) joined += argument + " ";
+    SCOPED_TRACE(joined);
+    const RunResult result = run_cli(arguments);
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_EQ(result.out, "");
+    EXPECT_EQ(result.err.rfind("error: ", 0), 0u) << result.err;
+    EXPECT_NE(result.err.find(bad.message), std::string::npos) << result.err;
+    EXPECT_FALSE(fs::exists(svg));
+    EXPECT_FALSE(fs::exists(svg.string() + ".partial"));
+  }
+}
+
+TEST(CliSimulate, TwoRunsGiveTheSameBytes) {
+  for (const std::string name : {"drop.json", "pyramid.json"}) {
+    for (const std::string format : {"json", "text"}) {
+      SCOPED_TRACE(name + " " + format);
+      const fs::path first_svg = temp_path("simulate_first.svg"), second_svg = temp_path("simulate_second.svg");
+      const RunResult first = run_cli({"simulate", scene(name), "--steps", "150", "--format", format, "--svg", first_svg.string()});
+      const RunResult second = run_cli({"simulate", scene(name), "--steps", "150", "--format", format, "--svg", second_svg.string()});
+      ASSERT_EQ(first.exit_code, 0) << first.err;
+      EXPECT_EQ(first.out, second.out);
+      EXPECT_EQ(read_file(first_svg), read_file(second_svg));
+    }
+  }
+}
+
+TEST(CliSimulate, TextTableHasARowPerBody) {
+  const RunResult result = run_cli({"simulate", scene("drop.json"), "--steps", "60"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  std::vector<std::string> lines;
+  std::istringstream stream(result.out);
+  for (std::string line; std::getline(stream, line);) lines.push_back(line);
+  const auto loaded = collide2d::io::load_scene(scene("drop.json"));
+  ASSERT_TRUE(loaded.has_value());
+  ASSERT_EQ(lines.size(), loaded.value().bodies.size() + 2);
+  EXPECT_EQ(lines[0], "time 1 after 60 steps");
+  const std::size_t position_column = lines[1].find("position");
+  ASSERT_NE(position_column, std::string::npos);
+  for (std::size_t i = 0; i < loaded.value().bodies.size(); ++i) {
+    const std::string& row = lines[i + 2];
+    SCOPED_TRACE(row);
+    EXPECT_EQ(std::stoi(row.substr(0, 5)), static_cast<int>(i));
+    EXPECT_EQ(row.substr(position_column, 1), "(") << "columns line up under the header";
+    EXPECT_EQ(row.substr(row.size() - loaded.value().bodies[i].name.size()), loaded.value().bodies[i].name);
+  }
+}
+
+TEST(CliSimulate, PictureHasATrailPerMovingBody) {
+  for (const auto& [name, steps] : {std::pair{"drop.json", 180}, {"pyramid.json", 3000}}) {
+    SCOPED_TRACE(name);
+    const fs::path svg = temp_path(std::string("simulate_") + name + ".svg");
+    const RunResult result = run_cli({"simulate", scene(name), "--steps", std::to_string(steps), "--svg", svg.string()});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    expect_well_formed_svg(svg);
+    const auto loaded = collide2d::io::load_scene(scene(name));
+    ASSERT_TRUE(loaded.has_value());
+    const auto moving = std::count_if(loaded.value().bodies.begin(), loaded.value().bodies.end(), [](const collide2d::io::Body& body) {
+      return body.type != collide2d::BodyType::static_body;
+    });
+    pugi::xml_document document;
+    ASSERT_TRUE(document.load_file(svg.c_str()));
+    int trails = 0;
+    for (const pugi::xml_node polyline : document.document_element().children("polyline")) {
+      ++trails;
+      std::istringstream points(polyline.attribute("points").value());
+      int count = 0;
+      for (std::string point; points >> point;) ++count;
+      EXPECT_GE(count, 2);
+      EXPECT_LE(count, collide2d::io::trail_point_limit) << "long runs sample the trail";
+    }
+    EXPECT_EQ(trails, moving);
+    expect_renders(svg);
+  }
+}
+
 TEST(CliDeterminism, EveryCommandGivesTheSameBytesOnEveryRun) {
   // Each command on each shipped scene, run twice as separate processes: the same stdout and the
   // same picture, byte for byte.
@@ -1777,6 +2090,7 @@ TEST(CliDeterminism, EveryCommandGivesTheSameBytesOnEveryRun) {
         {"cast", entry.path().string(), "--time", "2", "--format", "json"},
         {"raycast", entry.path().string(), "--ray", "-10,0.5,20,0.3", "--all", "--format", "json"},
         {"move", entry.path().string(), "--body", "1", "--motion", "3,-4", "--format", "json"},
+        {"simulate", entry.path().string(), "--steps", "30", "--format", "json"},
     };
     for (const std::vector<std::string>& command : commands) {
       SCOPED_TRACE(name + " " + command.front());

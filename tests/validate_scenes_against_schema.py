@@ -29,6 +29,11 @@ bad = [
     {"bodies": [{"colour": "red", "shape": {"type": "circle", "radius": 1}}]},
     {"bodies": [{"position": [1, 2, 3], "shape": {"type": "circle", "radius": 1}}]},
     {"bodies": [{"shape": {"type": "polygon", "vertices": [[0, 0], [1, 0]]}}]},
+    {"bodies": [{"type": "rolling", "shape": {"type": "circle", "radius": 1}}]},
+    {"bodies": [{"density": -1, "shape": {"type": "circle", "radius": 1}}]},
+    {"bodies": [{"friction": -0.5, "shape": {"type": "circle", "radius": 1}}]},
+    {"bodies": [{"restitution": -0.1, "shape": {"type": "circle", "radius": 1}}]},
+    {"bodies": [{"density": "heavy", "shape": {"type": "circle", "radius": 1}}]},
 ]
 for scene in bad:
     if validator.is_valid(scene):

@@ -1,5 +1,5 @@
 // collide2d — the command-line tool: check scenes, list overlapping pairs, measure distances,
-// cast rays and shapes, move a body with move_and_slide, and draw pictures. Errors go to stderr as "error: FILE:LINE:COL: message" with exit code 2.
+// cast rays and shapes, move a body with move_and_slide, simulate rigid bodies, and draw pictures. Errors go to stderr as "error: FILE:LINE:COL: message" with exit code 2.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
@@ -14,6 +14,7 @@
 #include "collide2d/collide2d.hpp"
 #include "collide2d/io/pairs.hpp"
 #include "collide2d/io/scene.hpp"
+#include "collide2d/io/simulate.hpp"
 #include "collide2d/io/svg.hpp"
 #include "collide2d/io/text.hpp"
 
@@ -448,6 +449,52 @@ std::string move_output(int mover, Vec2 motion, const MoveResult& result, const 
   return out.str();
 }
 
+const char* type_name(BodyType type) {
+  switch (type) {
+    case BodyType::static_body: return "static";
+    case BodyType::kinematic_body: return "kinematic";
+    case BodyType::dynamic_body: return "dynamic";
+  }
+  return "static";
+}
+
+/// The `simulate` command's output: the time reached and every body's state, in scene order.
+std::string simulate_output(const Scene& scene, const Simulation& simulation, const std::string& format) {
+  std::ostringstream out;
+  if (format == "json") {
+    Json document{{"time", json_number(simulation.time)}, {"steps", simulation.steps}, {"bodies", Json::array()}};
+    for (std::size_t i = 0; i < simulation.bodies.size(); ++i) {
+      const SimulatedBody& body = simulation.bodies[i];
+      document["bodies"].push_back({{"body", i},
+                                    {"name", scene.bodies[i].name},
+                                    {"type", type_name(body.type)},
+                                    {"position", point_json(body.transform.position)},
+                                    {"angle", json_number(body.angle)},
+                                    {"velocity", point_json(body.velocity)},
+                                    {"angular_velocity", json_number(body.angular_velocity)},
+                                    {"awake", body.awake}});
+    }
+    out << document.dump(2) << "\n";
+  } else {
+    out << "time " << format_number(simulation.time) << " after " << count_of(static_cast<std::size_t>(simulation.steps), "step", "steps")
+        << "\n";
+    char line[240];
+    std::snprintf(line, sizeof line, "%5s  %-9s  %-28s %12s  %-28s %16s  %-5s  %s\n", "body", "type", "position", "angle",
+                  "velocity", "angular velocity", "awake", "name");
+    out << line;
+    for (std::size_t i = 0; i < simulation.bodies.size(); ++i) {
+      const SimulatedBody& body = simulation.bodies[i];
+      std::snprintf(line, sizeof line, "%5zu  %-9s  %-28s %12s  %-28s %16s  %-5s  %s", i, type_name(body.type),
+                    format_point(body.transform.position).c_str(), format_number(body.angle).c_str(), format_point(body.velocity).c_str(),
+                    format_number(body.angular_velocity).c_str(), body.awake ? "yes" : "no", scene.bodies[i].name.c_str());
+      std::string row = line;
+      row.erase(row.find_last_not_of(' ') + 1);  // no padding after the last column when the body has no name
+      out << row << "\n";
+    }
+  }
+  return out.str();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -508,6 +555,18 @@ int main(int argc, char** argv) {
   move->add_option("--step", step_height, "highest step climbed when a wall blocks a mover on a floor")->check(CLI::NonNegativeNumber);
   move->add_option("--svg", svg_path, "also draw the bodies, the path, the hits and their normals to this SVG file");
 
+  SimulationOptions simulation_options;
+  double time_step = 1.0 / 60;
+  std::string gravity_text = "0,-10";
+  CLI::App* simulate = app.add_subcommand("simulate", "run the scene's rigid bodies for a number of steps and print their final state");
+  common(simulate, false);
+  simulate->add_option("--steps", simulation_options.steps,
+                       "how many steps to run, 0 to " + std::to_string(simulation_step_limit))
+      ->required();
+  simulate->add_option("--dt", time_step, "time units per step (default 1/60)");
+  simulate->add_option("--gravity", gravity_text, "GX,GY: gravity, length units per time unit squared (default 0,-10)");
+  simulate->add_option("--svg", svg_path, "also draw the final state and each moving body's trail to this SVG file");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& help) {
@@ -560,6 +619,20 @@ int main(int argc, char** argv) {
       const MoveResult result = move_body(scene, mover, motion, options);
       write_svg(svg_path, move_picture(scene, mover, motion, result));
       output = move_output(mover, motion, result, format);
+    } else if (simulate->parsed()) {
+      const std::vector<Real> gravity = parse_numbers(gravity_text, "--gravity", "GX,GY");
+      simulation_options.gravity = {gravity[0], gravity[1]};
+      simulation_options.time_step = static_cast<Real>(time_step);
+      Result<Simulation, SimulationError> simulation = simulate_scene(scene, simulation_options);
+      if (!simulation) {
+        const SimulationError& error = simulation.error();
+        if (error.body < 0) throw Failure{error.message};
+        const Body& body = scene.bodies[static_cast<std::size_t>(error.body)];
+        throw Failure{scene_path + ":" + std::to_string(body.line) + ":" + std::to_string(body.column) + ": body " +
+                      std::to_string(error.body) + ": " + error.message};
+      }
+      write_svg(svg_path, simulation_picture(scene, simulation.value()));
+      output = simulate_output(scene, simulation.value(), format);
     } else {
       output = minkowski_command(scene_path, scene, body_a, body_b, svg_path, motion_text, format);
     }

@@ -280,8 +280,18 @@ class SceneReader {
     throw Problem{pointer + "/type", "unknown shape type \"" + type + "\" (expected circle, box, polygon, capsule or segment)"};
   }
 
+  static BodyType body_type(const Json& value, const std::string& pointer) {
+    if (!value.is_string()) throw Problem{pointer, "body \"type\" must be a string, found " + std::string(kind_name(value))};
+    const std::string name = value.get<std::string>();
+    if (name == "static") return BodyType::static_body;
+    if (name == "kinematic") return BodyType::kinematic_body;
+    if (name == "dynamic") return BodyType::dynamic_body;
+    throw Problem{pointer, "unknown body type \"" + name + "\" (expected static, kinematic or dynamic)"};
+  }
+
   Body body(const Json& value, const std::string& pointer) {
-    expect_object(value, pointer, "a body", {"name", "position", "angle", "angle_deg", "velocity", "angular_velocity", "shape"});
+    expect_object(value, pointer, "a body",
+                  {"name", "position", "angle", "angle_deg", "velocity", "angular_velocity", "type", "density", "friction", "restitution", "shape"});
     Body body;
     if (value.contains("name")) {
       if (!value["name"].is_string()) throw Problem{pointer + "/name", "body \"name\" must be a string"};
@@ -300,6 +310,13 @@ class SceneReader {
     if (value.contains("velocity")) body.velocity = point(value["velocity"], pointer + "/velocity", "body velocity");
     if (value.contains("angular_velocity")) {
       body.angular_velocity = number(value["angular_velocity"], pointer + "/angular_velocity", "body angular_velocity");
+    }
+    if (value.contains("type")) body.type = body_type(value["type"], pointer + "/type");
+    for (auto [key, amount] : {std::pair{"density", &body.density}, {"friction", &body.friction}, {"restitution", &body.restitution}}) {
+      if (!value.contains(key)) continue;
+      const std::string where = pointer + "/" + key;
+      *amount = number(value[key], where, std::string("body ") + key);
+      if (*amount < 0) throw Problem{where, std::string("body ") + key + " must not be negative"};
     }
     body.shape = shape(required(value, pointer, "shape", "a body"), pointer + "/shape");
     return body;

@@ -144,6 +144,23 @@ void SvgCanvas::line(Vec2 from, Vec2 to, std::string_view stroke, double stroke_
            (opacity < 1 ? " stroke-opacity=\"" + number(opacity) + "\"" : std::string()) + "/>\n";
 }
 
+void SvgCanvas::polyline(std::span<const Vec2> points, std::string_view stroke, double stroke_pixels, double opacity) {
+  if (points.size() < 2) return;
+  body_ += "<polyline points=\"";
+  double last_x = screen_x(points[0].x), last_y = screen_y(points[0].y);
+  body_ += number(last_x) + "," + number(last_y) + " ";
+  for (std::size_t i = 1; i < points.size(); ++i) {
+    const double x = screen_x(points[i].x), y = screen_y(points[i].y);
+    if (i + 1 < points.size() && std::hypot(x - last_x, y - last_y) < 0.5) continue;  // within half a pixel of the last point drawn
+    body_ += number(x) + "," + number(y) + " ";
+    last_x = x;
+    last_y = y;
+  }
+  body_ += "\" fill=\"none\" stroke=\"" + std::string(stroke) + "\" stroke-width=\"" + number(stroke_pixels) +
+           "\" stroke-linejoin=\"round\" stroke-linecap=\"round\"" +
+           (opacity < 1 ? " stroke-opacity=\"" + number(opacity) + "\"" : std::string()) + "/>\n";
+}
+
 void SvgCanvas::arrow(Vec2 from, Vec2 to, std::string_view stroke, double stroke_pixels) {
   line(from, to, stroke, stroke_pixels);
   // The head, built on screen so it keeps its size.
@@ -356,6 +373,47 @@ std::string impacts_picture(const Scene& scene, const std::vector<ImpactReport>&
                  {"#111", "contact point"},
                  {"#6c3483", "normal a to b"}});
   return canvas.finish("collide2d cast: " + count_of(impacts.size(), "contact", "contacts"));
+}
+
+std::string simulation_picture(const Scene& scene, const Simulation& simulation) {
+  Aabb bounds = scene_bounds(scene);
+  for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
+    const SimulatedBody& simulated = simulation.bodies[i];
+    bounds = bounds.merged(compute_aabb(scene.bodies[i].shape, simulated.transform));
+    for (Vec2 point : simulated.trail) bounds = bounds.merged({point, point});
+  }
+  SvgCanvas canvas(bounds);
+  canvas.axes_and_scale();
+  for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
+    const Body& body = scene.bodies[i];
+    if (body.type != BodyType::static_body) canvas.shape(body.shape, body.transform, "#a9dfbf", "#1e8449", 1, 0.2);
+  }
+  int sleeping = 0;
+  for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
+    const Body& body = scene.bodies[i];
+    const SimulatedBody& simulated = simulation.bodies[i];
+    if (body.type == BodyType::static_body) {
+      canvas.shape(body.shape, simulated.transform, "#cfe3f5", "#2c6fad", 1.5, 0.75);
+    } else if (body.type == BodyType::kinematic_body) {
+      canvas.shape(body.shape, simulated.transform, "#f9d79b", "#d68910", 1.5, 0.8);
+    } else if (simulated.awake) {
+      canvas.shape(body.shape, simulated.transform, "#a9dfbf", "#1e8449", 1.5, 0.85);
+    } else {
+      ++sleeping;
+      canvas.shape(body.shape, simulated.transform, "#d5d8dc", "#566573", 1.5, 0.85);
+    }
+  }
+  for (const SimulatedBody& simulated : simulation.bodies) canvas.polyline(simulated.trail, "#c0392b", 1.5, 0.8);
+  for (std::size_t i = 0; i < scene.bodies.size(); ++i) label_body(canvas, scene.bodies[i], simulation.bodies[i].transform, i);
+  canvas.legend({{"#cfe3f5", "static body"},
+                 {"#a9dfbf", "dynamic body: start (faint) and end"},
+                 {"#d5d8dc", "dynamic body asleep at the end"},
+                 {"#f9d79b", "kinematic body"},
+                 {"#c0392b", "trail of each centre of mass"}});
+  char time[32];
+  std::snprintf(time, sizeof time, "%g", double(simulation.time));
+  return canvas.finish("collide2d simulate: " + count_of(static_cast<std::size_t>(simulation.steps), "step", "steps") + ", time " +
+                       time + ", " + count_of(static_cast<std::size_t>(sleeping), "body", "bodies") + " asleep");
 }
 
 std::string minkowski_picture(const MinkowskiPicture& picture, std::string_view title) {

@@ -10,18 +10,24 @@
 #include <string_view>
 #include <vector>
 
+#include "collide2d/dynamics.hpp"
 #include "collide2d/math.hpp"
 #include "collide2d/result.hpp"
 #include "collide2d/shapes.hpp"
 
 namespace collide2d::io {
 
-/// One body of a scene: a shape placed in the world, with the motion the casts will use.
+/// One body of a scene: a shape placed in the world, with the motion the casts will use and the
+/// material `simulate` gives it.
 struct Body {
   std::string name;            ///< optional label from the file; empty when none
   Transform transform;         ///< world placement of the shape's local frame
   Vec2 velocity;               ///< linear velocity, world length units per time unit
   Real angular_velocity = 0;   ///< radians per time unit, counter-clockwise
+  BodyType type = BodyType::static_body;  ///< how `simulate` moves it; static when the file does not say
+  Real density = RigidBodyDefinition{}.density;          ///< mass per unit area (>= 0), for dynamic bodies
+  Real friction = RigidBodyDefinition{}.friction;        ///< Coulomb friction coefficient (>= 0)
+  Real restitution = RigidBodyDefinition{}.restitution;  ///< bounciness (>= 0)
   Shape shape;                 ///< the shape in the body's local frame: convex, or a Compound for a concave polygon
   int line = 0;                ///< 1-based line where the body starts in its scene file; 0 for a body not read from a file
   int column = 0;              ///< 1-based column (in bytes) where the body starts; 0 for a body not read from a file

@@ -12,6 +12,7 @@
 #include "collide2d/algorithms.hpp"
 #include "collide2d/io/pairs.hpp"
 #include "collide2d/io/scene.hpp"
+#include "collide2d/io/simulate.hpp"
 
 namespace collide2d::io {
 
@@ -28,6 +29,9 @@ class SvgCanvas {
              double fill_opacity = 1);
   /// A straight line between world points; `dash` is an SVG dash array such as "4 3", or empty.
   void line(Vec2 from, Vec2 to, std::string_view stroke, double stroke_pixels, std::string_view dash = {}, double opacity = 1);
+  /// An open line through world points (nothing for fewer than 2); a point within half a pixel of
+  /// the last one drawn is skipped, except the final point, so resting bodies cost two points.
+  void polyline(std::span<const Vec2> points, std::string_view stroke, double stroke_pixels, double opacity = 1);
   /// A line with an arrow head at `to`.
   void arrow(Vec2 from, Vec2 to, std::string_view stroke, double stroke_pixels);
   /// A dot of `radius_pixels` at a world point.
@@ -69,6 +73,11 @@ std::string impacts_picture(const Scene& scene, const std::vector<ImpactReport>&
 /// motion asked for (dashed), the path it took (one segment per cast-and-slide round), and each
 /// hit point with the normal from the obstacle toward the mover.
 std::string move_picture(const Scene& scene, int mover, Vec2 motion, const MoveResult& result);
+
+/// The `simulate` picture: every body where the simulation left it (static, kinematic, dynamic
+/// awake and asleep in their own colours), each moving body faint where it started, and the trail
+/// of each moving body's centre of mass. `simulation` must come from simulate_scene(scene, ...).
+std::string simulation_picture(const Scene& scene, const Simulation& simulation);
 
 /// Everything the `minkowski` picture shows, all in body A's local frame.
 struct MinkowskiPicture {
