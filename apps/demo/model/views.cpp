@@ -763,6 +763,8 @@ void PlaygroundView::reset() {
   static_cast<void>(physics_.add(fixed(make_box(Real(0.5), 6).value(), {{Real(-12.5), Real(5.5)}, {}})));
   static_cast<void>(physics_.add(fixed(make_box(Real(0.5), 6).value(), {{Real(12.5), Real(5.5)}, {}})));
   static_cast<void>(physics_.add(fixed(make_box(4, Real(0.25)).value(), {{-7, Real(2.5)}, Rot::from_angle(Real(-20 * std::numbers::pi / 180))})));
+  // A kerb between the slope and the pyramid: what rolls off the slope stops before the pyramid.
+  static_cast<void>(physics_.add(fixed(make_box(Real(0.25), Real(0.4)).value(), {{Real(1.25), Real(0.4)}, {}})));
   // A pyramid of boxes on the right.
   for (int row = 0; row < playground_pyramid_rows; ++row) {
     for (int column = 0; column < playground_pyramid_rows - row; ++column) {

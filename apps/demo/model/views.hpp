@@ -334,8 +334,8 @@ enum class DropKind { box, circle, capsule, polygon };
 /// The name view 4 shows for a drop kind ("box", "circle", "capsule", "polygon").
 std::string_view drop_name(DropKind kind);
 
-/// View 4: the rigid-body step (PhysicsWorld). A ground, two walls, a slope and a pyramid of
-/// boxes; a left click on empty space drops the next shape (a box, a circle, a capsule, a random
+/// View 4: the rigid-body step (PhysicsWorld). A ground, two walls, a slope, a kerb and a pyramid
+/// of boxes; a left click on empty space drops the next shape (a box, a circle, a capsule, a random
 /// convex polygon), a left drag holds a body and moves it, P pauses, N steps once while paused,
 /// R resets. Bodies awake and asleep are coloured apart; contact points and normals are drawn, with
 /// the step's time in milliseconds and the counts.
