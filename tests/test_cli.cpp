@@ -139,6 +139,23 @@ RunResult run_program(const std::string& program, const std::vector<std::string>
 
 RunResult run_cli(const std::vector<std::string>& arguments) { return run_program(cli_path, arguments); }
 
+/// Checks that the command refuses `arguments`: exit code 2, nothing on stdout, "error: " and
+/// `message` on stderr, and, when `picture` is given, no picture (nor its ".partial") written.
+void expect_refused(const std::vector<std::string>& arguments, const std::string& message, const fs::path& picture = {}) {
+  std::string joined;
+  for (const std::string& argument : arguments) joined += argument + " ";
+  SCOPED_TRACE(joined);
+  const RunResult result = run_cli(arguments);
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(result.out, "");
+  EXPECT_EQ(result.err.rfind("error: ", 0), 0u) << result.err;
+  EXPECT_NE(result.err.find(message), std::string::npos) << result.err;
+  if (!picture.empty()) {
+    EXPECT_FALSE(fs::exists(picture));
+    EXPECT_FALSE(fs::exists(picture.string() + ".partial"));
+  }
+}
+
 std::string scene(const std::string& name) { return (scenes_dir / name).string(); }
 
 /// Runs the command, expects success and parses its stdout as JSON.
@@ -1561,16 +1578,7 @@ TEST(CliBadInput, BadCommandLines) {
       {"explode", scene("slope.json")},
       {"minkowski", scene("slope.json"), "zero", "1", "--svg", temp_path("x.svg").string()},
   };
-  for (const auto& arguments : commands) {
-    std::string joined;
-    for (const std::string& argument : arguments) joined += argument + " ";
-    SCOPED_TRACE(joined);
-    const RunResult result = run_cli(arguments);
-    EXPECT_EQ(result.exit_code, 2);
-    EXPECT_EQ(result.out, "");
-    EXPECT_EQ(result.err.rfind("error: ", 0), 0u) << result.err;
-  }
-  EXPECT_FALSE(fs::exists(temp_path("x.svg")));
+  for (const auto& arguments : commands) expect_refused(arguments, "", temp_path("x.svg"));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1779,15 +1787,7 @@ TEST(CliMove, BadInputIsReportedAndWritesNothing) {
   for (const Case& bad : cases) {
     std::vector<std::string> arguments = bad.arguments;
     arguments.insert(arguments.end(), {"--svg", svg.string()});
-    std::string joined;
-    for (const std::string& argument : arguments) joined += argument + " ";
-    SCOPED_TRACE(joined);
-    const RunResult result = run_cli(arguments);
-    EXPECT_EQ(result.exit_code, 2);
-    EXPECT_EQ(result.out, "");
-    EXPECT_EQ(result.err.rfind("error: ", 0), 0u) << result.err;
-    EXPECT_NE(result.err.find(bad.message_start), std::string::npos) << result.err;
-    EXPECT_FALSE(fs::exists(svg));
+    expect_refused(arguments, bad.message_start, svg);
   }
   // A bad scene is reported at its line and column.
   const fs::path broken = write_temp("move_broken.json", "{\"bodies\": [\n  {\"shape\": {\"type\": \"circle\", \"radius\": -1}}\n]}");
@@ -2000,16 +2000,7 @@ TEST(CliSimulate, BadInputIsRefusedAndWritesNothing) {
   for (const Case& bad : all_cases) {
     std::vector<std::string> arguments = bad.arguments;
     arguments.insert(arguments.end(), {"--svg", svg.string()});
-    std::string joined;
-    for (const std::string& argument : arguments) joined += argument + " ";
-    SCOPED_TRACE(joined);
-    const RunResult result = run_cli(arguments);
-    EXPECT_EQ(result.exit_code, 2);
-    EXPECT_EQ(result.out, "");
-    EXPECT_EQ(result.err.rfind("error: ", 0), 0u) << result.err;
-    EXPECT_NE(result.err.find(bad.message), std::string::npos) << result.err;
-    EXPECT_FALSE(fs::exists(svg));
-    EXPECT_FALSE(fs::exists(svg.string() + ".partial"));
+    expect_refused(arguments, bad.message, svg);
   }
 }
 
