@@ -96,12 +96,6 @@ Manifold clip_against_reference(const PolygonView& a, const PolygonView& b, cons
 
 namespace detail {
 
-FeatureId feature_id(ContactKind kind, int reference_feature, int incident_feature, int end, bool b_is_reference) {
-  constexpr FeatureId index_mask = (FeatureId(1) << 28) - 1;
-  return (static_cast<FeatureId>(reference_feature) & index_mask) | (static_cast<FeatureId>(incident_feature) & index_mask) << 28 |
-         static_cast<FeatureId>(end & 1) << 56 | static_cast<FeatureId>(b_is_reference) << 57 | static_cast<FeatureId>(kind) << 58;
-}
-
 Manifold clip_incident_edge(const PolygonView& reference, int reference_edge, const PolygonView& incident,
                             const Transform& incident_to_reference, const CollideOptions& options, bool flipped_roles) {
   const Real radii = reference.radius + incident.radius;
@@ -247,12 +241,15 @@ Manifold collide_polygon_views(const PolygonView& a, const Transform& transform_
 }  // namespace
 
 Manifold collide(const Circle& a, const Transform& transform_a, const Circle& b, const Transform& transform_b, const CollideOptions& options) {
+  // Apart when the centres (B's placed in A's frame) are farther than the radii, the speculative
+  // distance and the touching band together, compared squared; else one point on the line of
+  // centres, midway between the surfaces.
   const Transform b_to_a = inverse_compose(transform_a, transform_b);
   const Vec2 center_b = transform_point(b_to_a, b.center);
-  const Real tolerance = circles_contact_tolerance(a.center, center_b, a.radius + b.radius, b_to_a);
   const Vec2 offset = center_b - a.center;
+  const Real reach = a.radius + b.radius + options.speculative_distance + circles_contact_tolerance(a.center, center_b, a.radius + b.radius, b_to_a);
+  if (reach < 0 || length_squared(offset) > reach * reach) return {};
   const Real center_distance = length(offset);
-  if (center_distance - a.radius - b.radius > options.speculative_distance + tolerance) return {};
   const Vec2 normal = center_distance > 0 ? (Real(1) / center_distance) * offset : Vec2{1, 0};
   return to_world(closest_point_contact(a.center, center_b, normal, center_distance, a.radius, b.radius,
                                         feature_id(ContactKind::circle, 0, 0, 0, false)),

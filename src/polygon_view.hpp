@@ -83,6 +83,10 @@ Manifold clip_incident_edge(const PolygonView& reference, int reference_edge, co
 
 // The feature id of a contact point (see FeatureId in manifold.hpp).
 enum class ContactKind : std::uint64_t { clipped = 0, closest_points = 1, circle = 2 };
-FeatureId feature_id(ContactKind kind, int reference_feature, int incident_feature, int end, bool b_is_reference);
+constexpr FeatureId feature_id(ContactKind kind, int reference_feature, int incident_feature, int end, bool b_is_reference) {
+  constexpr FeatureId index_mask = (FeatureId(1) << 28) - 1;
+  return (static_cast<FeatureId>(reference_feature) & index_mask) | (static_cast<FeatureId>(incident_feature) & index_mask) << 28 |
+         static_cast<FeatureId>(end & 1) << 56 | static_cast<FeatureId>(b_is_reference) << 57 | static_cast<FeatureId>(kind) << 58;
+}
 
 }  // namespace collide2d::detail
