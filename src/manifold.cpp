@@ -41,7 +41,7 @@ Real pair_magnitude_bound(Real reach_a, Real reach_b, const Transform& b_to_a) {
 /// The magnitude behind a candidate reference face's separation (A's frame): the face's extent,
 /// and what placing it by `transform` rounded.
 Real face_magnitude(const PolygonView& view, int edge, const Transform& transform) {
-  const Vec2 v1 = transform_point(transform, view.vertices[edge]), v2 = transform_point(transform, view.vertices[(edge + 1) % view.count()]);
+  const Vec2 v1 = transform_point(transform, view.vertices[edge]), v2 = transform_point(transform, view.vertices[view.next(edge)]);
   return coordinate_magnitude(v2 - v1) + std::max(placement_magnitude(transform, v1), placement_magnitude(transform, v2));
 }
 
@@ -101,16 +101,16 @@ Manifold clip_incident_edge(const PolygonView& reference, int reference_edge, co
   const Real radii = reference.radius + incident.radius;
   const Vec2 normal = reference.normals[reference_edge];
   const Vec2 v1 = reference.vertices[reference_edge];
-  const Vec2 v2 = reference.vertices[(reference_edge + 1) % reference.count()];
+  const Vec2 v2 = reference.vertices[reference.next(reference_edge)];
 
   // The incident edge is one of the two edges at the incident vertex deepest along -normal.
   const Vec2 normal_in_incident = inverse_rotate(incident_to_reference.rotation, normal);
   const int deepest = incident.support_index(-normal_in_incident);
-  const int before = (deepest + incident.count() - 1) % incident.count();
+  const int before = incident.previous(deepest);
   const int incident_edge =
       dot(incident.normals[before], normal_in_incident) < dot(incident.normals[deepest], normal_in_incident) ? before : deepest;
   std::array<Vec2, 2> ends = {transform_point(incident_to_reference, incident.vertices[incident_edge]),
-                              transform_point(incident_to_reference, incident.vertices[(incident_edge + 1) % incident.count()])};
+                              transform_point(incident_to_reference, incident.vertices[incident.next(incident_edge)])};
   // The features involved: the face's extent, the incident ends' offsets from it, and what placing
   // the incident shape in the reference frame rounded.
   const Real tolerance = contact_tolerance(
@@ -170,8 +170,8 @@ Manifold collide_views(const PolygonView& a, const PolygonView& b, const Transfo
   // change when A and B swap (the faces' lengths, the distance between the shapes' origins, the
   // radii), so both orders make the same choice.
   const Real hysteresis =
-      16 * contact_tolerance(std::max(length(a.vertices[(axes.of_a.edge + 1) % a.count()] - a.vertices[axes.of_a.edge]),
-                                      length(b.vertices[(axes.of_b.edge + 1) % b.count()] - b.vertices[axes.of_b.edge])) +
+      16 * contact_tolerance(std::max(length(a.vertices[a.next(axes.of_a.edge)] - a.vertices[axes.of_a.edge]),
+                                      length(b.vertices[b.next(axes.of_b.edge)] - b.vertices[axes.of_b.edge])) +
                              length(b_to_a.position) + radii);
   const bool tied = std::abs(axes.of_b.separation - axes.of_a.separation) <= hysteresis;
   const bool b_preferred = tied ? b.reach() > a.reach() : axes.of_b.separation > axes.of_a.separation;

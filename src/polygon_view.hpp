@@ -20,6 +20,9 @@ struct PolygonView {
   const Polygon* polygon = nullptr;   // the polygon viewed, for its fast support; null for segments
 
   int count() const { return static_cast<int>(vertices.size()); }
+  // The vertex after and before vertex i, cyclic (a comparison, not a division).
+  int next(int i) const { return i + 1 == count() ? 0 : i + 1; }
+  int previous(int i) const { return i == 0 ? count() - 1 : i - 1; }
   int support_index(Vec2 direction) const {
     if (polygon != nullptr) return polygon->support_index(direction);
     return dot(vertices[1] - vertices[0], direction) > 0 ? 1 : 0;

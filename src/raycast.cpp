@@ -90,7 +90,7 @@ std::optional<RayHit> cast_rounded_core(const detail::PolygonView& core, const T
   Real best = std::numeric_limits<Real>::max();
   Vec2 best_normal;
   for (int i = 0; i < count; ++i) {
-    const Vec2 v1 = core.vertices[i], v2 = core.vertices[(i + 1) % count], normal = core.normals[i];
+    const Vec2 v1 = core.vertices[i], v2 = core.vertices[core.next(i)], normal = core.normals[i];
     const Vec2 along = v2 - v1;
     const Real approach = dot(normal, direction);
     if (approach < 0 && length_squared(along) > 0) {  // the moved edge's line dot(n, p - v1) = r, entered from outside (a capsule whose ends coincide has no edge)
@@ -103,7 +103,7 @@ std::optional<RayHit> cast_rounded_core(const detail::PolygonView& core, const T
     }
     if (const std::optional<Real> fraction = ray_circle_fraction(origin, direction, v1, core.radius); fraction && *fraction < best) {
       const Vec2 from_vertex = origin + *fraction * direction - v1;
-      const Vec2 before = v1 - core.vertices[(i + count - 1) % count];
+      const Vec2 before = v1 - core.vertices[core.previous(i)];
       if (dot(from_vertex, along) <= 0 && dot(from_vertex, before) >= 0) {  // the vertex's own region
         best = *fraction;
         best_normal = normalize(from_vertex);
