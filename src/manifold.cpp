@@ -41,7 +41,7 @@ Real pair_magnitude_bound(Real reach_a, Real reach_b, const Transform& b_to_a) {
 /// The magnitude behind a candidate reference face's separation (A's frame): the face's extent,
 /// and what placing it by `transform` rounded.
 Real face_magnitude(const PolygonView& view, int edge, const Transform& transform) {
-  const Vec2 v1 = transform_point(transform, view.vertices[edge]), v2 = transform_point(transform, view.vertices[(edge + 1) % view.count()]);
+  const Vec2 v1 = transform_point(transform, view.vertices[edge]), v2 = transform_point(transform, view.vertices[view.next(edge)]);
   return coordinate_magnitude(v2 - v1) + std::max(placement_magnitude(transform, v1), placement_magnitude(transform, v2));
 }
 
@@ -96,27 +96,21 @@ Manifold clip_against_reference(const PolygonView& a, const PolygonView& b, cons
 
 namespace detail {
 
-FeatureId feature_id(ContactKind kind, int reference_feature, int incident_feature, int end, bool b_is_reference) {
-  constexpr FeatureId index_mask = (FeatureId(1) << 28) - 1;
-  return (static_cast<FeatureId>(reference_feature) & index_mask) | (static_cast<FeatureId>(incident_feature) & index_mask) << 28 |
-         static_cast<FeatureId>(end & 1) << 56 | static_cast<FeatureId>(b_is_reference) << 57 | static_cast<FeatureId>(kind) << 58;
-}
-
 Manifold clip_incident_edge(const PolygonView& reference, int reference_edge, const PolygonView& incident,
                             const Transform& incident_to_reference, const CollideOptions& options, bool flipped_roles) {
   const Real radii = reference.radius + incident.radius;
   const Vec2 normal = reference.normals[reference_edge];
   const Vec2 v1 = reference.vertices[reference_edge];
-  const Vec2 v2 = reference.vertices[(reference_edge + 1) % reference.count()];
+  const Vec2 v2 = reference.vertices[reference.next(reference_edge)];
 
   // The incident edge is one of the two edges at the incident vertex deepest along -normal.
   const Vec2 normal_in_incident = inverse_rotate(incident_to_reference.rotation, normal);
   const int deepest = incident.support_index(-normal_in_incident);
-  const int before = (deepest + incident.count() - 1) % incident.count();
+  const int before = incident.previous(deepest);
   const int incident_edge =
       dot(incident.normals[before], normal_in_incident) < dot(incident.normals[deepest], normal_in_incident) ? before : deepest;
   std::array<Vec2, 2> ends = {transform_point(incident_to_reference, incident.vertices[incident_edge]),
-                              transform_point(incident_to_reference, incident.vertices[(incident_edge + 1) % incident.count()])};
+                              transform_point(incident_to_reference, incident.vertices[incident.next(incident_edge)])};
   // The features involved: the face's extent, the incident ends' offsets from it, and what placing
   // the incident shape in the reference frame rounded.
   const Real tolerance = contact_tolerance(
@@ -177,8 +171,8 @@ Manifold collide_views(const PolygonView& a, const PolygonView& b, const Transfo
   // radii), so both orders make the same choice. A caller may widen it (reference_face_hysteresis).
   const Real hysteresis = std::max(
       options.reference_face_hysteresis,
-      16 * contact_tolerance(std::max(length(a.vertices[(axes.of_a.edge + 1) % a.count()] - a.vertices[axes.of_a.edge]),
-                                      length(b.vertices[(axes.of_b.edge + 1) % b.count()] - b.vertices[axes.of_b.edge])) +
+      16 * contact_tolerance(std::max(length(a.vertices[a.next(axes.of_a.edge)] - a.vertices[axes.of_a.edge]),
+                                      length(b.vertices[b.next(axes.of_b.edge)] - b.vertices[axes.of_b.edge])) +
                              length(b_to_a.position) + radii));
   const bool tied = std::abs(axes.of_b.separation - axes.of_a.separation) <= hysteresis;
   const bool b_preferred = tied ? b.reach() > a.reach() : axes.of_b.separation > axes.of_a.separation;
@@ -248,12 +242,15 @@ Manifold collide_polygon_views(const PolygonView& a, const Transform& transform_
 }  // namespace
 
 Manifold collide(const Circle& a, const Transform& transform_a, const Circle& b, const Transform& transform_b, const CollideOptions& options) {
+  // Apart when the centres (B's placed in A's frame) are farther than the radii, the speculative
+  // distance and the touching band together, compared squared; else one point on the line of
+  // centres, midway between the surfaces.
   const Transform b_to_a = inverse_compose(transform_a, transform_b);
   const Vec2 center_b = transform_point(b_to_a, b.center);
-  const Real tolerance = circles_contact_tolerance(a.center, center_b, a.radius + b.radius, b_to_a);
   const Vec2 offset = center_b - a.center;
+  const Real reach = a.radius + b.radius + options.speculative_distance + circles_contact_tolerance(a.center, center_b, a.radius + b.radius, b_to_a);
+  if (reach < 0 || length_squared(offset) > reach * reach) return {};
   const Real center_distance = length(offset);
-  if (center_distance - a.radius - b.radius > options.speculative_distance + tolerance) return {};
   const Vec2 normal = center_distance > 0 ? (Real(1) / center_distance) * offset : Vec2{1, 0};
   return to_world(closest_point_contact(a.center, center_b, normal, center_distance, a.radius, b.radius,
                                         feature_id(ContactKind::circle, 0, 0, 0, false)),

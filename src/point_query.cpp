@@ -27,14 +27,14 @@ CoreFeature nearest_core_feature(const PolygonView& core, Vec2 point) {
       face = i;
     }
   }
-  const Vec2 v1 = core.vertices[face], v2 = core.vertices[(face + 1) % core.count()];
+  const Vec2 v1 = core.vertices[face], v2 = core.vertices[core.next(face)];
   const Real magnitude = std::max(coordinate_magnitude(v2 - v1), coordinate_magnitude(point - v1));
   CoreFeature nearest{point - face_separation * core.normals[face], core.normals[face], face_separation, face, false, magnitude};
   if (face_separation > 0 || core.count() == 2) {  // outside, even by less than the tolerance: a vertex may be nearer
     const Real past_v1 = dot(point - v1, v2 - v1), past_v2 = dot(point - v2, v1 - v2);
     if ((past_v1 <= 0 || past_v2 <= 0) && point != (past_v1 <= 0 ? v1 : v2)) {
       nearest.core_point = past_v1 <= 0 ? v1 : v2;
-      nearest.feature = past_v1 <= 0 ? face : (face + 1) % core.count();
+      nearest.feature = past_v1 <= 0 ? face : core.next(face);
       nearest.at_vertex = true;
       nearest.signed_distance = distance(nearest.core_point, point);
       nearest.normal = (Real(1) / nearest.signed_distance) * (point - nearest.core_point);

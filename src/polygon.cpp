@@ -283,7 +283,6 @@ Aabb compute_aabb(const Shape& shape, const Transform& transform) {
   return std::visit([&](const auto& concrete) { return compute_aabb(concrete, transform); }, shape);
 }
 
-Real size_scale(const Circle& shape) { return farthest_point({&shape.center, 1}, shape.radius); }
 Real size_scale(const Capsule& shape) {
   const std::array<Vec2, 2> ends = {shape.a, shape.b};
   return farthest_point(ends, shape.radius);
@@ -292,7 +291,6 @@ Real size_scale(const Segment& shape) {
   const std::array<Vec2, 2> ends = {shape.a, shape.b};
   return farthest_point(ends, 0);
 }
-Real size_scale(const Polygon& shape) { return shape.reach_ + shape.radius_; }
 Real size_scale(const ConvexShape& shape) {
   return std::visit([](const auto& concrete) { return size_scale(concrete); }, shape);
 }

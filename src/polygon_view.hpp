@@ -20,6 +20,9 @@ struct PolygonView {
   const Polygon* polygon = nullptr;   // the polygon viewed, for its fast support; null for segments
 
   int count() const { return static_cast<int>(vertices.size()); }
+  // The vertex after and before vertex i, cyclic (a comparison, not a division).
+  int next(int i) const { return i + 1 == count() ? 0 : i + 1; }
+  int previous(int i) const { return i == 0 ? count() - 1 : i - 1; }
   int support_index(Vec2 direction) const {
     if (polygon != nullptr) return polygon->support_index(direction);
     return dot(vertices[1] - vertices[0], direction) > 0 ? 1 : 0;
@@ -83,6 +86,10 @@ Manifold clip_incident_edge(const PolygonView& reference, int reference_edge, co
 
 // The feature id of a contact point (see FeatureId in manifold.hpp).
 enum class ContactKind : std::uint64_t { clipped = 0, closest_points = 1, circle = 2 };
-FeatureId feature_id(ContactKind kind, int reference_feature, int incident_feature, int end, bool b_is_reference);
+constexpr FeatureId feature_id(ContactKind kind, int reference_feature, int incident_feature, int end, bool b_is_reference) {
+  constexpr FeatureId index_mask = (FeatureId(1) << 28) - 1;
+  return (static_cast<FeatureId>(reference_feature) & index_mask) | (static_cast<FeatureId>(incident_feature) & index_mask) << 28 |
+         static_cast<FeatureId>(end & 1) << 56 | static_cast<FeatureId>(b_is_reference) << 57 | static_cast<FeatureId>(kind) << 58;
+}
 
 }  // namespace collide2d::detail

@@ -60,13 +60,18 @@ StartResult classify_start(const S& shape, const Transform& transform, const Ray
 std::optional<Real> ray_circle_fraction(Vec2 origin, Vec2 direction, Vec2 center, Real radius) {
   // |from_center + s unit|^2 = r^2 along the unit direction (products of two lengths only, so
   // no overflow up to coordinate_limit): the nearer root is s = -along - sqrt(r^2 - across^2),
-  // with `along` and `across` the parts of from_center along the ray and across it.
+  // with `along` and `across` the parts of from_center along the ray and across it. The misses
+  // are told first without a root: a ray heading away from the centre (its nearer root is behind
+  // the origin), then one passing farther than the radius from it (compared squared).
+  const Vec2 from_center = origin - center;
+  if (dot(from_center, direction) > 0) return std::nullopt;
   const Real direction_length = length(direction);
   if (!(direction_length > 0)) return std::nullopt;
   const Vec2 unit = (Real(1) / direction_length) * direction;
-  const Vec2 from_center = origin - center;
-  const Real along = dot(from_center, unit), across = length(from_center - along * unit);
-  if (across > radius) return std::nullopt;
+  const Real along = dot(from_center, unit);
+  const Vec2 across_center = from_center - along * unit;
+  if (length_squared(across_center) > radius * radius) return std::nullopt;
+  const Real across = length(across_center);  // (r - across)(r + across): no cancellation in r^2 - across^2
   const Real fraction = (-along - std::sqrt((radius - across) * (radius + across))) / direction_length;
   if (fraction < 0) return std::nullopt;
   return fraction;
@@ -85,7 +90,7 @@ std::optional<RayHit> cast_rounded_core(const detail::PolygonView& core, const T
   Real best = std::numeric_limits<Real>::max();
   Vec2 best_normal;
   for (int i = 0; i < count; ++i) {
-    const Vec2 v1 = core.vertices[i], v2 = core.vertices[(i + 1) % count], normal = core.normals[i];
+    const Vec2 v1 = core.vertices[i], v2 = core.vertices[core.next(i)], normal = core.normals[i];
     const Vec2 along = v2 - v1;
     const Real approach = dot(normal, direction);
     if (approach < 0 && length_squared(along) > 0) {  // the moved edge's line dot(n, p - v1) = r, entered from outside (a capsule whose ends coincide has no edge)
@@ -98,7 +103,7 @@ std::optional<RayHit> cast_rounded_core(const detail::PolygonView& core, const T
     }
     if (const std::optional<Real> fraction = ray_circle_fraction(origin, direction, v1, core.radius); fraction && *fraction < best) {
       const Vec2 from_vertex = origin + *fraction * direction - v1;
-      const Vec2 before = v1 - core.vertices[(i + count - 1) % count];
+      const Vec2 before = v1 - core.vertices[core.previous(i)];
       if (dot(from_vertex, along) <= 0 && dot(from_vertex, before) >= 0) {  // the vertex's own region
         best = *fraction;
         best_normal = normalize(from_vertex);
@@ -112,9 +117,16 @@ std::optional<RayHit> cast_rounded_core(const detail::PolygonView& core, const T
 }  // namespace
 
 std::optional<RayHit> raycast(const Circle& shape, const Transform& transform, const Ray& ray) {
-  if (StartResult start = classify_start(shape, transform, ray); start.decided) return start.hit;
+  // An origin farther from the centre than the radius plus the touching band (compared squared,
+  // in the circle's frame) is outside, and the cast runs at once; only one nearer is classified.
   const Vec2 origin = inverse_transform_point(transform, ray.origin);
   const Vec2 direction = inverse_rotate(transform.rotation, ray.translation);
+  const Real outside_beyond = shape.radius + ray_tolerance(shape, origin, direction, ray.max_fraction);
+  if (length_squared(origin - shape.center) <= outside_beyond * outside_beyond) {
+    if (StartResult start = classify_start(shape, transform, ray); start.decided) return start.hit;
+  } else if (!(ray.max_fraction > 0)) {
+    return std::nullopt;
+  }
   const std::optional<Real> fraction = ray_circle_fraction(origin, direction, shape.center, shape.radius);
   if (!fraction || *fraction > ray.max_fraction) return std::nullopt;
   return to_world(ray, transform, *fraction, normalize(origin + *fraction * direction - shape.center));

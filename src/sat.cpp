@@ -5,9 +5,11 @@
 // For each edge normal n of A, B's support point along -n gives B's nearest extent along n; the
 // separation along n is that extent minus the edge's offset. The largest separation over both
 // polygons' normals is the distance along the best axis when positive and minus the overlap
-// (the minimum-overlap axis) when negative. B's support point comes from its support function,
-// found once and then followed round by rotating calipers, so a 64-gon against a 64-gon costs
-// O(n + m).
+// (the minimum-overlap axis) when negative. For polygons of up to polygon_inline_capacity
+// vertices B's nearest extent is a plain minimum over its vertices, placed once (n x m dot products
+// with no data-dependent branches, as b2FindMaxSeparation); for larger ones B's support point
+// comes from its support function, found once and then followed round by rotating calipers, so
+// a 64-gon against a 64-gon costs O(n + m).
 // Rectangles take a fast path: four axes, each with projected half extents.
 #include <algorithm>
 #include <array>
@@ -26,20 +28,19 @@ namespace {
 // once, by the support function, for the first normal; for each next normal it only walks forward
 // while the next vertex lies deeper (or, across a face parallel to the normal's, the one after it).
 // O(n + m) dot products instead of b2FindMaxSeparation's n x m.
-template <class Placed>
 SatAxis walk_edge_axes(const PolygonView& reference, const PolygonView& other, const Transform& other_to_reference, int shape,
-                       std::vector<SatAxis>* trace, Placed placed) {
+                       std::vector<SatAxis>* trace) {
+  auto placed = [&](int j) { return transform_point(other_to_reference, other.vertices[j]); };
   SatAxis best{-std::numeric_limits<Real>::max(), {}, shape, 0};
   const int count = other.count();
   int deepest = other.support_index(inverse_rotate(other_to_reference.rotation, -reference.normals[0]));
   Vec2 deepest_point = placed(deepest);
   int steps = 0;  // the walk goes round at most once; round-off cannot make it loop
-  auto following = [&](int j) { return j + 1 == count ? 0 : j + 1; };
   for (int i = 0; i < reference.count(); ++i) {
     const Vec2 normal = reference.normals[i];
     Real here = dot(normal, deepest_point);
     while (steps < 2 * count) {
-      const int next = following(deepest);
+      const int next = other.next(deepest);
       const Vec2 next_point = placed(next);
       const Real there = dot(normal, next_point);
       if (there < here) {
@@ -47,8 +48,8 @@ SatAxis walk_edge_axes(const PolygonView& reference, const PolygonView& other, c
         deepest_point = next_point;
         here = there;
         ++steps;
-      } else if (there == here && dot(normal, placed(following(next))) < here) {  // across a face of `other` parallel to this one
-        deepest = following(next);
+      } else if (there == here && dot(normal, placed(other.next(next))) < here) {  // across a face of `other` parallel to this one
+        deepest = other.next(next);
         deepest_point = placed(deepest);
         here = dot(normal, deepest_point);
         steps += 2;
@@ -65,13 +66,40 @@ SatAxis walk_edge_axes(const PolygonView& reference, const PolygonView& other, c
 
 SatAxis best_edge_axis(const PolygonView& reference, const PolygonView& other, const Transform& other_to_reference,
                        int shape, std::vector<SatAxis>* trace) {
-  if (other.count() <= polygon_inline_capacity) {  // small: move its vertices into the reference frame once
-    std::array<Vec2, polygon_inline_capacity> placed;
-    for (int j = 0; j < other.count(); ++j) placed[j] = transform_point(other_to_reference, other.vertices[j]);
-    return walk_edge_axes(reference, other, other_to_reference, shape, trace, [&](int j) { return placed[j]; });
+  if (reference.count() > polygon_inline_capacity || other.count() > polygon_inline_capacity) {
+    return walk_edge_axes(reference, other, other_to_reference, shape, trace);
   }
-  return walk_edge_axes(reference, other, other_to_reference, shape, trace,
-                        [&](int j) { return transform_point(other_to_reference, other.vertices[j]); });
+  // Small: `other`'s vertices moved into the reference frame once, as a row of x and a row of y
+  // padded to a multiple of 4 with copies of vertex 0 (a repeated vertex changes no minimum); then
+  // each normal against 4 vertices at a time, keeping 4 running minima (independent, so their
+  // comparisons overlap instead of waiting on one another), and the least of the 4.
+  constexpr int lanes = 4;
+  static_assert(polygon_inline_capacity % lanes == 0);
+  std::array<Real, polygon_inline_capacity> placed_x, placed_y;
+  const int count = other.count(), padded = (count + lanes - 1) / lanes * lanes;
+  for (int j = 0; j < count; ++j) {
+    const Vec2 placed = transform_point(other_to_reference, other.vertices[j]);
+    placed_x[j] = placed.x;
+    placed_y[j] = placed.y;
+  }
+  for (int j = count; j < padded; ++j) {
+    placed_x[j] = placed_x[0];
+    placed_y[j] = placed_y[0];
+  }
+  SatAxis best{-std::numeric_limits<Real>::max(), {}, shape, 0};
+  for (int i = 0; i < reference.count(); ++i) {
+    const Vec2 normal = reference.normals[i];
+    std::array<Real, lanes> nearest;
+    for (int k = 0; k < lanes; ++k) nearest[k] = normal.x * placed_x[k] + normal.y * placed_y[k];
+    for (int block = lanes; block < padded; block += lanes) {
+      for (int k = 0; k < lanes; ++k) nearest[k] = std::min(nearest[k], normal.x * placed_x[block + k] + normal.y * placed_y[block + k]);
+    }
+    const Real nearest_extent = std::min(std::min(nearest[0], nearest[1]), std::min(nearest[2], nearest[3]));
+    const Real separation = nearest_extent - dot(normal, reference.vertices[i]);
+    if (trace != nullptr) trace->push_back({separation, normal, shape, i});
+    if (separation > best.separation) best = {separation, normal, shape, i};
+  }
+  return best;
 }
 
 struct RectangleFrame {

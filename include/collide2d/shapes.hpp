@@ -93,7 +93,7 @@ class Polygon {
 
  private:
   friend Result<Polygon> make_polygon(std::span<const Vec2> points, Real radius);
-  friend Real size_scale(const Polygon& shape);
+  friend Real size_scale(const Polygon& shape) { return shape.reach_ + shape.radius_; }
   int support_index_by_search(Vec2 direction) const;  // polygons above the inline capacity
   const Vec2* vertex_data() const { return count_ <= polygon_inline_capacity ? inline_vertices_.data() : heap_vertices_.data(); }
   const Vec2* normal_data() const { return count_ <= polygon_inline_capacity ? inline_normals_.data() : heap_normals_.data(); }
@@ -202,8 +202,9 @@ Aabb compute_aabb(const ConvexShape& shape, const Transform& transform);
 Aabb compute_aabb(const Shape& shape, const Transform& transform);
 
 /// How far the shape reaches from its local origin: the largest distance of a core point from
-/// the origin plus the rounding radius (length units). Size-scaled tolerances use it.
-Real size_scale(const Circle& shape);
+/// the origin plus the rounding radius (length units). Size-scaled tolerances use it; the circle's
+/// and the polygon's are inline, as they sit on the hot path of their queries.
+inline Real size_scale(const Circle& shape) { return length(shape.center) + shape.radius; }
 Real size_scale(const Capsule& shape);
 Real size_scale(const Segment& shape);
 Real size_scale(const Polygon& shape);

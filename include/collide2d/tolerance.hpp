@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "collide2d/math.hpp"
 
@@ -21,9 +22,12 @@ namespace collide2d {
 /// a dozen times at most, each by half an epsilon of the magnitude in use.
 inline constexpr Real round_off_epsilons = 16;
 
-/// A cheap bound on a point's distance from its frame's origin: |x| + |y| (no square root).
+/// A cheap bound on a point's distance from its frame's origin: |x| + |y| (no square root). At
+/// run time std::abs, one instruction (a comparison and negation must keep -0's sign and cost
+/// five); std::abs is not constexpr before C++23.
 constexpr Real coordinate_magnitude(Vec2 point) {
-  return (point.x < 0 ? -point.x : point.x) + (point.y < 0 ? -point.y : point.y);
+  if (std::is_constant_evaluated()) return (point.x < 0 ? -point.x : point.x) + (point.y < 0 ? -point.y : point.y);
+  return std::abs(point.x) + std::abs(point.y);
 }
 
 /// The round-off band (length units) of a length computed from coordinates whose magnitude is at

@@ -10,7 +10,8 @@
 // EPA outline (van den Bergen, "Proximity queries and penetration depth computation on 3D game
 // objects", GDC 2001; Box2D-lite and dyn4j use the 2D form):
 //   1. grow GJK's simplex into a convex polygon around the origin with extra support points;
-//   2. find the polygon edge nearest the origin; take the support point along its outward normal;
+//   2. find the polygon edge nearest the origin (each edge's normal and distance are computed
+//      once, when the edge is made); take the support point along its outward normal;
 //   3. stop when it lies within tolerance of the edge and is one of its ends (or not beyond it);
 //      else insert it, drop vertices that became reflex, and go to 2. A point within tolerance
 //      but new still goes in (at most epa_refinements times): the edge is then a chord across a
@@ -20,12 +21,30 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "collide2d/detail/monotone_chain.hpp"
 #include "collide2d/tolerance.hpp"
 
 namespace collide2d {
 namespace detail {
+
+/// Room for `capacity` elements, left uninitialised: EPA's polytope has room for epa_max_vertices
+/// (6 KB) but holds a handful, and zeroing the room cost more than the search. Elements are
+/// written before they are read.
+template <class T, int capacity>
+class UninitializedArray {
+ public:
+  UninitializedArray() {}  // deliberately leaves the elements unset
+  T& operator[](int index) { return items_[index]; }
+  const T& operator[](int index) const { return items_[index]; }
+  T* data() { return items_; }
+
+ private:
+  union {
+    T items_[capacity];
+  };
+};
 
 /// A support point of D = B - A along `direction` (A's frame).
 template <ConvexSupport A, ConvexSupport B>
@@ -218,11 +237,11 @@ GjkResult gjk(const A& a, const B& b, const Transform& b_to_a, const GjkOptions&
 template <ConvexSupport A, ConvexSupport B>
 EpaResult epa(const A& a, const B& b, const Transform& b_to_a, const Simplex& start, const EpaOptions& options) {
   EpaResult result;
-  std::array<MinkowskiVertex, epa_max_vertices> polytope;
+  detail::UninitializedArray<MinkowskiVertex, epa_max_vertices> polytope;
   auto support = [&](Vec2 direction) { return detail::minkowski_support(a, b, b_to_a, direction); };
 
   // Step 1: the simplex, plus support points around it when it encloses no area.
-  std::array<MinkowskiVertex, 12> candidates;
+  detail::UninitializedArray<MinkowskiVertex, 12> candidates;
   int candidate_count = 0;
   for (int i = 0; i < start.count; ++i) candidates[candidate_count++] = start.vertices[i];
   Real scale = 0;
@@ -278,7 +297,22 @@ EpaResult epa(const A& a, const B& b, const Transform& b_to_a, const Simplex& st
     return result;
   }
 
-  // Steps 2 and 3.
+  // Steps 2 and 3. Edge i runs from vertex i to i + 1; its outward unit normal and the origin's
+  // distance from its line are kept beside it (shifted with the vertices), and only the two edges
+  // at an inserted vertex are measured again. A zero-length edge (a repeated point) has no normal:
+  // its distance is the largest Real, so it is never the nearest.
+  detail::UninitializedArray<Vec2, epa_max_vertices> edge_normals;
+  detail::UninitializedArray<Real, epa_max_vertices> edge_distances;
+  auto measure_edge = [&](int i) {
+    const Vec2 edge = polytope[i + 1 == count ? 0 : i + 1].point - polytope[i].point;
+    if (length_squared(edge) == 0) {
+      edge_distances[i] = std::numeric_limits<Real>::max();
+      return;
+    }
+    edge_normals[i] = normalize(right_perpendicular(edge));
+    edge_distances[i] = dot(edge_normals[i], polytope[i].point);
+  };
+  for (int i = 0; i < count; ++i) measure_edge(i);
   int nearest = 0;
   Vec2 nearest_normal;
   Real nearest_distance = 0;
@@ -287,14 +321,10 @@ EpaResult epa(const A& a, const B& b, const Transform& b_to_a, const Simplex& st
     record();
     nearest_distance = std::numeric_limits<Real>::max();
     for (int i = 0; i < count; ++i) {
-      const Vec2 edge = polytope[(i + 1) % count].point - polytope[i].point;
-      if (length_squared(edge) == 0) continue;  // a repeated point: no edge, no normal
-      const Vec2 outward = normalize(right_perpendicular(edge));
-      const Real edge_distance = dot(outward, polytope[i].point);
-      if (edge_distance < nearest_distance) {
-        nearest_distance = edge_distance;
+      if (edge_distances[i] < nearest_distance) {
+        nearest_distance = edge_distances[i];
         nearest = i;
-        nearest_normal = outward;
+        nearest_normal = edge_normals[i];
       }
     }
     if (result.iterations >= options.max_iterations || count == epa_max_vertices) {
@@ -308,11 +338,15 @@ EpaResult epa(const A& a, const B& b, const Transform& b_to_a, const Simplex& st
     if (gain <= tolerance && (an_end || gain <= 0 || ++refinements > epa_refinements)) break;
     // Insert after `nearest`, then drop neighbours the new point made reflex or collinear.
     int inserted = nearest + 1;
-    std::copy_backward(polytope.begin() + inserted, polytope.begin() + count, polytope.begin() + count + 1);
+    std::copy_backward(polytope.data() + inserted, polytope.data() + count, polytope.data() + count + 1);
+    std::copy_backward(edge_normals.data() + inserted, edge_normals.data() + count, edge_normals.data() + count + 1);
+    std::copy_backward(edge_distances.data() + inserted, edge_distances.data() + count, edge_distances.data() + count + 1);
     polytope[inserted] = next;
     ++count;
     auto erase = [&](int index) {
-      std::copy(polytope.begin() + index + 1, polytope.begin() + count, polytope.begin() + index);
+      std::copy(polytope.data() + index + 1, polytope.data() + count, polytope.data() + index);
+      std::copy(edge_normals.data() + index + 1, edge_normals.data() + count, edge_normals.data() + index);
+      std::copy(edge_distances.data() + index + 1, edge_distances.data() + count, edge_distances.data() + index);
       --count;
     };
     while (count > 3) {
@@ -327,6 +361,8 @@ EpaResult epa(const A& a, const B& b, const Transform& b_to_a, const Simplex& st
       erase(after);
       if (after < inserted) --inserted;
     }
+    measure_edge(inserted == 0 ? count - 1 : inserted - 1);
+    measure_edge(inserted);
   }
 
   // Of two nearly collinear edges, round-off can pick the one the origin does not project onto
