@@ -377,6 +377,30 @@ TEST(Epa, CollinearOverlappingSegmentsTouchAlongTheirLine) {
   EXPECT_LE(std::abs(closest_point(Shape{segment}, pose_b, found->point_b).signed_distance), band);
 }
 
+TEST(Epa, APointFarOutInItsOwnFrameInsideARoundedQuadHasItsWitnessOnTheNearestFace) {
+  // From the pair-query fuzzer: a point (a circle of radius 0) 8.4e6 from its own origin, placed
+  // back near the world origin, 8.6 inside the core of a rounded quad 1e4 across. Its placement
+  // rounds its position by about 1, and the flatness test scaled that by the placement's
+  // magnitude instead of the difference's extent: the whole 1e4-wide difference counted as a
+  // line, and point_a landed on a diagonal of the quad, 6,000 from the contact.
+  auto R = [](double value) { return static_cast<Real>(value); };
+  const std::vector<Vec2> corners{{R(10474.4971), R(9935.03613)}, {R(-124.641602), R(9799.87891)}, {R(45.5029297), R(-3543.03613)},
+                                  {R(10644.6416), R(-3407.87891)}};
+  const Polygon quad = make_polygon(corners, R(1975.9375)).value();
+  const Transform pose_a{{R(-16.6298828), R(-1.12988281)}, {R(0.471396655), R(0.881921291)}};
+  const Circle point{{-8388608, -8388608}, 0};
+  const Transform pose_b{{-8388608, -8388608}, {-1, R(8.74227766e-08)}};
+  const std::optional<Penetration> found = penetration(quad, pose_a, point, pose_b);
+  ASSERT_TRUE(found.has_value());
+  const Vec2 at = transform_point(pose_b, point.center);
+  const Real band = 64 * contact_tolerance(R(1.2e7));  // the point's placement rounds by this much
+  EXPECT_LE(length(found->point_b - at), band);
+  EXPECT_LE(length(found->point_a - found->point_b - found->depth * found->normal), band);
+  // point_a lies on the quad's surface, next to the point (it is 8.6 inside the core).
+  EXPECT_LE(std::abs(closest_point(Shape{quad}, pose_a, found->point_a).signed_distance), band);
+  EXPECT_NEAR(found->depth, R(1975.9375 + 8.55), band);
+}
+
 TEST(Epa, TraceAndCap) {
   const Polygon a = regular(48, 2, {}, Real(0.01));
   const Polygon b = regular(48, Real(1.5), {}, Real(0.03));

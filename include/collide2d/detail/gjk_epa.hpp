@@ -244,12 +244,7 @@ EpaResult epa(const A& a, const B& b, const Transform& b_to_a, const Simplex& st
   detail::UninitializedArray<MinkowskiVertex, 12> candidates;
   int candidate_count = 0;
   for (int i = 0; i < start.count; ++i) candidates[candidate_count++] = start.vertices[i];
-  Real scale = 0;
-  for (int i = 0; i < candidate_count; ++i) scale = std::max(scale, detail::difference_magnitude(candidates[i], b_to_a));
-  const bool flat = start.count < 3 || std::abs(cross(start.vertices[1].point - start.vertices[0].point,
-                                                       start.vertices[2].point - start.vertices[0].point)) <=
-                                           round_off(scale) * scale;
-  if (flat) {
+  auto add_surrounding_supports = [&]() {
     for (Vec2 direction : {Vec2{1, 0}, Vec2{-1, 0}, Vec2{0, 1}, Vec2{0, -1}}) candidates[candidate_count++] = support(direction);
     if (start.count >= 2) {
       Vec2 across = left_perpendicular(start.vertices[1].point - start.vertices[0].point);
@@ -259,11 +254,39 @@ EpaResult epa(const A& a, const B& b, const Transform& b_to_a, const Simplex& st
       }
     }
     result.iterations = 1;
+  };
+  // Flatness: each point is off by up to round_off(scale) (scale: the magnitudes that rounded it,
+  // B's placement included), which moves twice an area by about that times the points' extent
+  // (not times the scale: B far out in its own frame rounds its points, it does not enlarge them).
+  Real scale = 0, extent = 0;
+  for (int i = 0; i < candidate_count; ++i) {
+    scale = std::max(scale, detail::difference_magnitude(candidates[i], b_to_a));
+    extent = std::max(extent, coordinate_magnitude(candidates[i].point));
   }
-  for (int i = 0; i < candidate_count; ++i) scale = std::max(scale, detail::difference_magnitude(candidates[i], b_to_a));
-  const Real tolerance = contact_tolerance(scale);
-  int count = detail::monotone_chain(candidates.data(), candidate_count, polytope.data(),
-                                     [](const MinkowskiVertex& vertex) { return vertex.point; });
+  bool surrounded = start.count < 3 || std::abs(cross(start.vertices[1].point - start.vertices[0].point,
+                                                      start.vertices[2].point - start.vertices[0].point)) <= 4 * round_off(scale) * extent;
+  if (surrounded) add_surrounding_supports();
+  Real tolerance = 0;
+  int count = 0;
+  Real twice_area = 0;
+  auto build_polytope = [&]() {
+    for (int i = 0; i < candidate_count; ++i) {
+      scale = std::max(scale, detail::difference_magnitude(candidates[i], b_to_a));
+      extent = std::max(extent, coordinate_magnitude(candidates[i].point));
+    }
+    tolerance = contact_tolerance(scale);
+    count = detail::monotone_chain(candidates.data(), candidate_count, polytope.data(),
+                                   [](const MinkowskiVertex& vertex) { return vertex.point; });
+    twice_area = 0;
+    for (int i = 0; i < count; ++i) twice_area += cross(polytope[i].point, polytope[(i + 1) % count].point);
+  };
+  build_polytope();
+  auto encloses_no_area = [&]() { return count < 3 || std::abs(twice_area) <= 4 * round_off(scale) * extent; };
+  if (!surrounded && encloses_no_area()) {
+    // The hull dropped a simplex point as collinear: the simplex was a sliver after all.
+    add_surrounding_supports();
+    build_polytope();
+  }
 
   auto record = [&]() {
     if (options.trace == nullptr) return;
@@ -272,11 +295,10 @@ EpaResult epa(const A& a, const B& b, const Transform& b_to_a, const Simplex& st
     options.trace->push_back(std::move(snapshot));
   };
 
-  // No area, or only round-off's (points along a line that rounding bent into a sliver): the
-  // cores touch along a line or at a point. The line runs between the two farthest points.
-  Real twice_area = 0;
-  for (int i = 0; i < count; ++i) twice_area += cross(polytope[i].point, polytope[(i + 1) % count].point);
-  if (count < 3 || std::abs(twice_area) <= round_off(scale) * scale) {
+  // No area, or only round-off's (points along a line that rounding bent into a sliver), even
+  // with the supports all around: the cores touch along a line or at a point. The line runs
+  // between the two farthest points.
+  if (encloses_no_area()) {
     record();
     int first_index = 0, last_index = count - 1;
     for (int i = 0; i < count; ++i) {
