@@ -387,7 +387,8 @@ TEST(Epa, APointFarOutInItsOwnFrameInsideARoundedQuadHasItsWitnessOnTheNearestFa
   const std::vector<Vec2> corners{{R(10474.4971), R(9935.03613)}, {R(-124.641602), R(9799.87891)}, {R(45.5029297), R(-3543.03613)},
                                   {R(10644.6416), R(-3407.87891)}};
   const Polygon quad = make_polygon(corners, R(1975.9375)).value();
-  const Transform pose_a{{R(-16.6298828), R(-1.12988281)}, {R(0.471396655), R(0.881921291)}};
+  const Vec2 turn = normalize(Vec2{R(0.471396655), R(0.881921291)});  // the fuzzer's rotation, printed to float precision
+  const Transform pose_a{{R(-16.6298828), R(-1.12988281)}, {turn.x, turn.y}};
   const Circle point{{-8388608, -8388608}, 0};
   const Transform pose_b{{-8388608, -8388608}, {-1, R(8.74227766e-08)}};
   const std::optional<Penetration> found = penetration(quad, pose_a, point, pose_b);
@@ -396,9 +397,13 @@ TEST(Epa, APointFarOutInItsOwnFrameInsideARoundedQuadHasItsWitnessOnTheNearestFa
   const Real band = 64 * contact_tolerance(R(1.2e7));  // the point's placement rounds by this much
   EXPECT_LE(length(found->point_b - at), band);
   EXPECT_LE(length(found->point_a - found->point_b - found->depth * found->normal), band);
-  // point_a lies on the quad's surface, next to the point (it is 8.6 inside the core).
+  // point_a lies on the quad's surface, and the depth is the radius plus how deep the point is
+  // in the core (about 8), which the closest point on the core polygon says independently.
   EXPECT_LE(std::abs(closest_point(Shape{quad}, pose_a, found->point_a).signed_distance), band);
-  EXPECT_NEAR(found->depth, R(1975.9375 + 8.55), band);
+  const Polygon core = make_polygon(corners).value();
+  const Real inside_core = -closest_point(Shape{core}, pose_a, at).signed_distance;
+  EXPECT_GT(inside_core, 7);
+  EXPECT_NEAR(found->depth, quad.radius() + inside_core, band);
 }
 
 TEST(Epa, TraceAndCap) {
