@@ -21,11 +21,15 @@
 //   leaf is removed and reinserted with a new fat box. Every answer is decided on tight boxes;
 //   fat and internal boxes only prune the search (a region that meets a tight box meets every
 //   box enclosing it, and the slab test is monotone under rounding).
-// - find_pairs traverses the tree against itself (each node with itself, sibling subtrees with
-//   each other, descending the larger node while fat boxes overlap), which meets every pair of
-//   leaves whose fat boxes overlap exactly once and keeps those whose tight boxes overlap. This
-//   replaces "query the tree with every leaf's box" (Box2D's UpdatePairs): same pairs, about
-//   half the node visits and no duplicates to drop.
+// - find_pairs keeps the pairs of leaves whose fat boxes overlap from one call to the next and
+//   answers with those whose tight boxes overlap (a tight box lies inside its fat box, so none is
+//   missed). Fat boxes change only when a leaf is inserted, reinserted by move() or removed;
+//   those leaves are marked, their old pairs dropped, and each is queried against the tree for
+//   its new ones (Box2D's move buffer and UpdatePairs). When more than a quarter of the leaves
+//   are marked, the pairs are rebuilt by traversing the tree against itself (each node with
+//   itself, sibling subtrees with each other, descending the larger node while fat boxes
+//   overlap), which meets every overlapping pair of leaves exactly once: about half the node
+//   visits of querying with every leaf and no duplicates to drop.
 // - The fat margin comes from the options, or is a tenth of the larger half extent of the first
 //   box with a non-zero size. A box reinserted by move() is also stretched ahead of its motion by
 //   four times the displacement of that move (as Box2D's b2_aabbMultiplier), so a body moving
@@ -67,6 +71,7 @@ class DynamicTree final : public BroadPhase {
     leaf_of_proxy_[index(id)] = leaf;
     insert_leaf(leaf);
     ++count_;
+    mark_refattened(id);
     return id;
   }
 
@@ -78,6 +83,7 @@ class DynamicTree final : public BroadPhase {
     leaf_of_proxy_[index(proxy)] = -1;
     ids_.release(proxy);
     --count_;
+    mark_refattened(proxy);
   }
 
   void move(int proxy, const Aabb& box) override {
@@ -95,6 +101,7 @@ class DynamicTree final : public BroadPhase {
     (ahead.y < 0 ? fat.lower.y : fat.upper.y) += ahead.y;
     nodes_[index(leaf)].fat = fat;
     insert_leaf(leaf);
+    mark_refattened(proxy);
   }
 
   Aabb box(int proxy) const override {
@@ -105,37 +112,19 @@ class DynamicTree final : public BroadPhase {
   int size() const override { return count_; }
 
   void find_pairs(std::vector<std::pair<int, int>>& pairs) override {
-    // The tree against itself: a node pairs with itself (its two subtrees against each other
-    // and each against itself) or with a disjoint node (descend the larger while the fat
-    // boxes overlap). Every leaf pair is reached along exactly one path, so each is found once.
+    if (4 * refattened_list_.size() > static_cast<std::size_t>(count_)) {
+      rebuild_fat_pairs();
+    } else {
+      update_fat_pairs();
+    }
+    for (const int proxy : refattened_list_) refattened_[index(proxy)] = 0;
+    refattened_list_.clear();
     pairs.clear();
-    if (root_ < 0) return;
-    pending_pairs_.clear();
-    pending_pairs_.emplace_back(root_, root_);
-    while (!pending_pairs_.empty()) {
-      const auto [a, b] = pending_pairs_.back();
-      pending_pairs_.pop_back();
-      const Node& first = nodes_[index(a)];
-      if (a == b) {
-        if (first.is_leaf()) continue;
-        pending_pairs_.emplace_back(first.first, first.first);
-        pending_pairs_.emplace_back(first.second, first.second);
-        pending_pairs_.emplace_back(first.first, first.second);
-        continue;
-      }
-      const Node& second = nodes_[index(b)];
-      if (!first.fat.overlaps(second.fat)) continue;
-      if (first.is_leaf() && second.is_leaf()) {
-        if (first.tight.overlaps(second.tight)) pairs.push_back(ordered_pair(first.proxy, second.proxy));
-      } else if (second.is_leaf() || (!first.is_leaf() && perimeter(first.fat) >= perimeter(second.fat))) {
-        pending_pairs_.emplace_back(first.first, b);
-        pending_pairs_.emplace_back(first.second, b);
-      } else {
-        pending_pairs_.emplace_back(a, second.first);
-        pending_pairs_.emplace_back(a, second.second);
+    for (const auto& [first, second] : fat_pairs_) {
+      if (nodes_[index(leaf_of_proxy_[index(first)])].tight.overlaps(nodes_[index(leaf_of_proxy_[index(second)])].tight)) {
+        pairs.emplace_back(first, second);
       }
     }
-    sorter_.sort(pairs, ids_.bound());
   }
 
   void query(const Aabb& region, std::vector<int>& proxies) const override {
@@ -236,6 +225,79 @@ class DynamicTree final : public BroadPhase {
         pending.push_back(node.second);
       }
     }
+  }
+
+  /// Notes that a proxy's fat box changed (or the proxy came or went) since the last find_pairs.
+  void mark_refattened(int proxy) {
+    if (index(proxy) >= refattened_.size()) refattened_.resize(index(proxy) + 1, 0);
+    if (refattened_[index(proxy)]) return;
+    refattened_[index(proxy)] = 1;
+    refattened_list_.push_back(proxy);
+  }
+
+  /// fat_pairs_ from scratch: the tree against itself. A node pairs with itself (its two
+  /// subtrees against each other and each against itself) or with a disjoint node (descend the
+  /// larger while the fat boxes overlap). Every leaf pair is reached along exactly one path.
+  void rebuild_fat_pairs() {
+    fat_pairs_.clear();
+    if (root_ < 0) return;
+    pending_pairs_.clear();
+    pending_pairs_.emplace_back(root_, root_);
+    while (!pending_pairs_.empty()) {
+      const auto [a, b] = pending_pairs_.back();
+      pending_pairs_.pop_back();
+      const Node& first = nodes_[index(a)];
+      if (a == b) {
+        if (first.is_leaf()) continue;
+        pending_pairs_.emplace_back(first.first, first.first);
+        pending_pairs_.emplace_back(first.second, first.second);
+        pending_pairs_.emplace_back(first.first, first.second);
+        continue;
+      }
+      const Node& second = nodes_[index(b)];
+      if (!first.fat.overlaps(second.fat)) continue;
+      if (first.is_leaf() && second.is_leaf()) {
+        fat_pairs_.push_back(ordered_pair(first.proxy, second.proxy));
+      } else if (second.is_leaf() || (!first.is_leaf() && perimeter(first.fat) >= perimeter(second.fat))) {
+        pending_pairs_.emplace_back(first.first, b);
+        pending_pairs_.emplace_back(first.second, b);
+      } else {
+        pending_pairs_.emplace_back(a, second.first);
+        pending_pairs_.emplace_back(a, second.second);
+      }
+    }
+    sorter_.sort(fat_pairs_, ids_.bound());
+  }
+
+  /// fat_pairs_ brought up to date: the marked proxies lose their pairs, and each one still
+  /// present is queried for the leaves its new fat box overlaps (a pair of two marked proxies is
+  /// kept from the smaller one's query only). The new pairs are sorted and merged in.
+  void update_fat_pairs() {
+    if (refattened_list_.empty()) return;
+    const auto marked = [&](int proxy) { return refattened_[index(proxy)] != 0; };
+    std::erase_if(fat_pairs_, [&](const std::pair<int, int>& pair) { return marked(pair.first) || marked(pair.second); });
+    new_pairs_.clear();
+    std::vector<int>& pending = query_stack_;
+    for (const int proxy : refattened_list_) {
+      if (!is_alive(proxy) || root_ < 0) continue;
+      const Aabb& fat = nodes_[index(leaf_of_proxy_[index(proxy)])].fat;
+      pending.assign(1, root_);
+      while (!pending.empty()) {
+        const Node& node = nodes_[index(pending.back())];
+        pending.pop_back();
+        if (!node.fat.overlaps(fat)) continue;
+        if (!node.is_leaf()) {
+          pending.push_back(node.first);
+          pending.push_back(node.second);
+        } else if (node.proxy != proxy && (!marked(node.proxy) || proxy < node.proxy)) {
+          new_pairs_.push_back(ordered_pair(proxy, node.proxy));
+        }
+      }
+    }
+    sorter_.sort(new_pairs_, ids_.bound());
+    merged_pairs_.resize(fat_pairs_.size() + new_pairs_.size());
+    std::merge(fat_pairs_.begin(), fat_pairs_.end(), new_pairs_.begin(), new_pairs_.end(), merged_pairs_.begin());
+    fat_pairs_.swap(merged_pairs_);
   }
 
   int allocate_node() {
@@ -403,7 +465,13 @@ class DynamicTree final : public BroadPhase {
   int count_ = 0;
   Real margin_;
   bool margin_chosen_;
-  std::vector<std::pair<int, int>> pending_pairs_;  ///< find_pairs traversal scratch
+  std::vector<std::pair<int, int>> pending_pairs_;  ///< rebuild_fat_pairs traversal scratch
+  std::vector<std::pair<int, int>> fat_pairs_;      ///< pairs of proxies whose fat boxes overlapped at the last find_pairs, sorted
+  std::vector<std::pair<int, int>> new_pairs_;      ///< update_fat_pairs scratch: the marked proxies' pairs
+  std::vector<std::pair<int, int>> merged_pairs_;   ///< update_fat_pairs scratch: the merge's output
+  std::vector<int> query_stack_;                    ///< update_fat_pairs scratch: nodes still to visit
+  std::vector<char> refattened_;                    ///< proxy id -> 1 when its fat box changed since the last find_pairs
+  std::vector<int> refattened_list_;                ///< the proxies marked in refattened_
   PairSorter sorter_;
 };
 
