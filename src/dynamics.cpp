@@ -35,6 +35,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <numbers>
 #include <numeric>
@@ -136,6 +137,44 @@ struct ContactConstraint {
   a.angular_velocity -= a.inverse_inertia * impulse * arm_a;
   b.velocity = b.velocity + (b.inverse_mass * impulse) * direction;
   b.angular_velocity += b.inverse_inertia * impulse * arm_b;
+}
+
+/// How many colours colour_order hands out before the rest go to one last group.
+constexpr int constraint_colours = 12;
+
+/// The order to solve contacts in, by colour (Box2D v3's constraint graph colouring, done
+/// greedily in the contacts' order): no two contacts of a colour share a moving body, so a solver
+/// pass through one colour never waits for the impulse it just applied before starting on the
+/// next contact, and the processor overlaps them. The fixed body (solver entry 0) belongs to no
+/// colour, as its velocity never changes. Contacts that find no free colour among the first
+/// `constraint_colours` go last, in their order. `solver_bodies` holds each contact's two solver
+/// bodies; `order` receives indices into it. The order depends only on the contacts, so the step
+/// stays deterministic. `used` is scratch kept between steps.
+void colour_order(const std::vector<std::pair<int, int>>& solver_bodies, std::size_t body_count, std::vector<std::uint64_t>& used,
+                  std::vector<int>& colour_of, std::vector<int>& order) {
+  const std::size_t words = (body_count + 63) / 64;
+  used.assign(words * constraint_colours, 0);
+  colour_of.resize(solver_bodies.size());
+  std::array<std::size_t, constraint_colours + 2> starts{};
+  for (std::size_t i = 0; i < solver_bodies.size(); ++i) {
+    const auto a = static_cast<std::size_t>(solver_bodies[i].first);
+    const auto b = static_cast<std::size_t>(solver_bodies[i].second);
+    int colour = 0;
+    for (; colour < constraint_colours; ++colour) {
+      std::uint64_t* holds = used.data() + static_cast<std::size_t>(colour) * words;
+      const bool a_taken = a != 0 && (holds[a / 64] >> (a % 64) & 1) != 0;
+      const bool b_taken = b != 0 && (holds[b / 64] >> (b % 64) & 1) != 0;
+      if (a_taken || b_taken) continue;
+      if (a != 0) holds[a / 64] |= std::uint64_t{1} << (a % 64);
+      if (b != 0) holds[b / 64] |= std::uint64_t{1} << (b % 64);
+      break;
+    }
+    colour_of[i] = colour;
+    ++starts[static_cast<std::size_t>(colour) + 1];
+  }
+  for (std::size_t colour = 1; colour < starts.size(); ++colour) starts[colour] += starts[colour - 1];
+  order.resize(solver_bodies.size());
+  for (std::size_t i = 0; i < solver_bodies.size(); ++i) order[starts[static_cast<std::size_t>(colour_of[i])]++] = static_cast<int>(i);
 }
 
 void warm_start(std::vector<ContactConstraint>& constraints, std::vector<SolverBody>& bodies) {
@@ -329,6 +368,11 @@ struct PhysicsWorld::StepScratch {
   std::vector<SolverBody> bodies;               // entry 0: the fixed body
   std::vector<BodyHandle> solved;               // the body of solver entry i + 1
   std::vector<ContactConstraint> constraints;
+  std::vector<std::pair<int, int>> solver_bodies_of;  // the solver bodies of each contact that gets a constraint
+  std::vector<int> constrained;                 // the contact of each entry of solver_bodies_of
+  std::vector<std::uint64_t> colour_bodies;     // by colour: a bit for each solver body it holds
+  std::vector<int> colour_of;                   // by entry of solver_bodies_of
+  std::vector<int> solve_order;                 // entries of solver_bodies_of in colour order
   std::vector<Real> closing_velocity;           // by contact: its first point's, at the step's start
   std::vector<BodyMotion> motions;              // by solver entry
   std::vector<Vec2> start_center;               // by solved body
@@ -636,11 +680,21 @@ void PhysicsWorld::step(Real duration, const StepOptions& options) {
   constraints.clear();
   std::vector<Real>& closing_velocity = scratch.closing_velocity;  // of each contact's first point, at the step's start
   closing_velocity.assign(contacts_.size(), 0);
+  scratch.solver_bodies_of.clear();
+  scratch.constrained.clear();
   for (std::size_t index = 0; index < contacts_.size(); ++index) {
+    const int a = states_[contacts_[index].a.index].solver_index;
+    const int b = states_[contacts_[index].b.index].solver_index;
+    if (a == 0 && b == 0) continue;
+    scratch.solver_bodies_of.emplace_back(a, b);
+    scratch.constrained.push_back(static_cast<int>(index));
+  }
+  colour_order(scratch.solver_bodies_of, bodies.size(), scratch.colour_bodies, scratch.colour_of, scratch.solve_order);
+  for (const int entry : scratch.solve_order) {
+    const auto index = static_cast<std::size_t>(scratch.constrained[static_cast<std::size_t>(entry)]);
     const RigidContact& contact = contacts_[index];
     const BodyState& a = states_[contact.a.index];
     const BodyState& b = states_[contact.b.index];
-    if (a.solver_index == 0 && b.solver_index == 0) continue;
     ContactConstraint constraint;
     constraint.body_a = a.solver_index;
     constraint.body_b = b.solver_index;
