@@ -39,7 +39,6 @@
 #include <limits>
 #include <numbers>
 #include <numeric>
-#include <tuple>
 #include <variant>
 
 #include "collide2d/shape_cast.hpp"
@@ -82,6 +81,30 @@ struct SolverBody {
   Real angular_velocity = 0;
   Real inverse_mass = 0;
   Real inverse_inertia = 0;
+};
+
+/// `rotation` turned by a small angle (radians), to first order and normalised (as Box2D v3
+/// integrates rotations): the rotation by atan(angle), off by angle^3 / 3 at most; the step
+/// replaces it by the exact rotation of the accumulated angle at its end.
+Rot turned(Rot rotation, Real angle) {
+  const Rot moved{rotation.cosine - angle * rotation.sine, rotation.sine + angle * rotation.cosine};
+  const Real inverse_length = 1 / std::sqrt(moved.cosine * moved.cosine + moved.sine * moved.sine);
+  return {inverse_length * moved.cosine, inverse_length * moved.sine};
+}
+
+/// What one sub-step's velocity integration does to a solver body: gravity's velocity change,
+/// then the damping factors (gravity 0 and factors 1 for kinematic bodies).
+struct BodyIntegration {
+  Vec2 gravity_velocity;   // gravity x gravity scale x sub-step
+  Real linear_scale = 1;   // 1 / (1 + sub-step x linear damping)
+  Real angular_scale = 1;  // 1 / (1 + sub-step x angular damping)
+};
+
+/// A solver body's placement during the sub-steps (written back to its state after them).
+struct BodyPlacement {
+  Vec2 center;     // centre of mass, world frame
+  Real angle = 0;  // accumulated angle, radians
+  Rot rotation;    // turned to first order each sub-step
 };
 
 /// How far a solver body has moved since the start of the step (same indices as SolverBody).
@@ -378,6 +401,8 @@ struct PhysicsWorld::StepScratch {
   std::vector<Vec2> start_center;               // by solved body
   std::vector<Real> start_angle;
   std::vector<Rot> start_rotation;
+  std::vector<BodyPlacement> placements;        // by solved body, during the sub-steps
+  std::vector<BodyIntegration> integration;     // by solved body
   std::vector<Real> island_rest;                // by island root: the least time at rest of its bodies
   std::vector<std::pair<BodyHandle, BodyHandle>> touching;  // this step's touching pairs
 };
@@ -586,7 +611,8 @@ void PhysicsWorld::step(Real duration, const StepOptions& options) {
     const BodyState& a = states_[handle_a.index];
     const BodyState& b = states_[handle_b.index];
     if (a.type != BodyType::dynamic_body && b.type != BodyType::dynamic_body) continue;
-    while (cursor < previous.size() && std::tie(previous[cursor].a, previous[cursor].b) < std::tie(handle_a, handle_b)) ++cursor;
+    const auto precedes = [&](const RigidContact& contact) { return contact.a != handle_a ? contact.a < handle_a : contact.b < handle_b; };
+    while (cursor < previous.size() && precedes(previous[cursor])) ++cursor;
     std::size_t first_previous = cursor, end_previous = cursor;
     while (end_previous < previous.size() && previous[end_previous].a == handle_a && previous[end_previous].b == handle_b) ++end_previous;
     if (!moving(a) && !moving(b)) {
@@ -738,40 +764,58 @@ void PhysicsWorld::step(Real duration, const StepOptions& options) {
   std::vector<Vec2>& start_center = scratch.start_center;
   std::vector<Real>& start_angle = scratch.start_angle;
   std::vector<Rot>& start_rotation = scratch.start_rotation;
+  std::vector<BodyPlacement>& placements = scratch.placements;
+  std::vector<BodyIntegration>& integration = scratch.integration;
   start_center.resize(solved.size());
   start_angle.resize(solved.size());
   start_rotation.resize(solved.size());
+  placements.resize(solved.size());
+  integration.resize(solved.size());
   for (std::size_t i = 0; i < solved.size(); ++i) {
     const BodyState& state = states_[solved[i].index];
     start_center[i] = state.center;
     start_angle[i] = state.angle;
     start_rotation[i] = state.rotation;
+    placements[i] = {state.center, state.angle, state.rotation};
+    integration[i] = state.type == BodyType::dynamic_body
+                         ? BodyIntegration{(substep * state.gravity_scale) * gravity_, 1 / (1 + substep * state.linear_damping),
+                                           1 / (1 + substep * state.angular_damping)}
+                         : BodyIntegration{};
   }
   for (int sub = 0; sub < substeps; ++sub) {
     for (std::size_t i = 0; i < solved.size(); ++i) {
-      const BodyState& state = states_[solved[i].index];
-      if (state.type != BodyType::dynamic_body) continue;
+      const BodyIntegration& rule = integration[i];
       SolverBody& body = bodies[i + 1];
-      body.velocity = (1 / (1 + substep * state.linear_damping)) * (body.velocity + (substep * state.gravity_scale) * gravity_);
-      body.angular_velocity *= 1 / (1 + substep * state.angular_damping);
+      body.velocity = rule.linear_scale * (body.velocity + rule.gravity_velocity);
+      body.angular_velocity *= rule.angular_scale;
     }
     warm_start(constraints, bodies);
     solve_contacts(constraints, bodies, motions, inverse_substep, options.max_push_speed, true);
     for (std::size_t i = 0; i < solved.size(); ++i) {
-      BodyState& state = states_[solved[i].index];
+      BodyPlacement& placement = placements[i];
       const SolverBody& body = bodies[i + 1];
       BodyMotion& motion = motions[i + 1];
       motion.delta_position = motion.delta_position + substep * body.velocity;
-      state.center = state.center + substep * body.velocity;
+      placement.center = placement.center + substep * body.velocity;
       if (body.angular_velocity != 0) {
-        state.angle += substep * body.angular_velocity;
-        state.rotation = Rot::from_angle(state.angle);
-        motion.delta_rotation = inverse_compose(start_rotation[i], state.rotation);
+        placement.angle += substep * body.angular_velocity;
+        placement.rotation = turned(placement.rotation, substep * body.angular_velocity);
+        motion.delta_rotation = inverse_compose(start_rotation[i], placement.rotation);
       }
     }
     for (int relax = 0; relax < options.relax_iterations; ++relax) {
       solve_contacts(constraints, bodies, motions, inverse_substep, options.max_push_speed, false);
     }
+  }
+
+  // The placements go back to the bodies; sine and cosine once a step give the rotation of the
+  // accumulated angle exactly (the sub-steps turned it to first order).
+  for (std::size_t i = 0; i < solved.size(); ++i) {
+    BodyState& state = states_[solved[i].index];
+    const BodyPlacement& placement = placements[i];
+    state.center = placement.center;
+    state.angle = placement.angle;
+    if (placement.angle != start_angle[i]) state.rotation = Rot::from_angle(placement.angle);
   }
 
   // 5. Restitution, then the impulses go back to the contacts for the next step's warm start.

@@ -357,6 +357,21 @@ bool overlap(const Shape& a, const Transform& transform_a, const Shape& b, const
 
 void contact_manifolds(const Shape& a, const Transform& transform_a, const Shape& b, const Transform& transform_b,
                        std::vector<ChildManifold>& manifolds, const CollideOptions& options) {
+  if (!is_compound(a) && !is_compound(b)) {
+    // Two convex shapes: their one manifold, straight from collide() (the same answer as the
+    // general path below, where placing A at the origin and back is exact, without its layers).
+    const Manifold manifold = std::visit(
+        [&](const auto& shape_a, const auto& shape_b) -> Manifold {
+          if constexpr (std::is_same_v<std::decay_t<decltype(shape_a)>, Compound> || std::is_same_v<std::decay_t<decltype(shape_b)>, Compound>) {
+            return {};  // not reached: both are convex here
+          } else {
+            return collide(shape_a, transform_a, shape_b, transform_b, options);
+          }
+        },
+        a, b);
+    if (manifold.point_count > 0) manifolds.push_back({-1, -1, manifold});
+    return;
+  }
   const std::size_t first = manifolds.size();
   manifolds_in_frame_of_a(a, b, inverse_compose(transform_a, transform_b), manifolds, options);
   for (std::size_t i = first; i < manifolds.size(); ++i) manifolds[i].manifold = to_world(manifolds[i].manifold, transform_a);

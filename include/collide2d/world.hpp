@@ -2,6 +2,7 @@
 // their manifolds and begin/end events, and point, box, ray and shape queries.
 #pragma once
 
+#include <compare>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -22,7 +23,10 @@ struct BodyHandle {
   std::uint32_t index = 0xFFFFFFFFu;  ///< slot in the world's body array
   std::uint32_t generation = 0;       ///< bumped each time the slot is freed
   friend constexpr bool operator==(BodyHandle, BodyHandle) = default;
-  friend constexpr auto operator<=>(BodyHandle, BodyHandle) = default;
+  /// Orders by index, then generation (one 64-bit comparison).
+  friend constexpr std::strong_ordering operator<=>(BodyHandle a, BodyHandle b) {
+    return (std::uint64_t{a.index} << 32 | a.generation) <=> (std::uint64_t{b.index} << 32 | b.generation);
+  }
 };
 
 /// Which bodies may touch: a pair is considered when (a.category & b.mask) and (b.category & a.mask)
