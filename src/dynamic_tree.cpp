@@ -3,8 +3,9 @@
 // Outline (after Erin Catto's b2DynamicTree in Box2D 2.4 and his GDC 2019 talk "Dynamic
 // Bounding Volume Hierarchies"; Goldsmith & Salmon 1987 for cost-guided insertion):
 // - Nodes live in one array with a free list threaded through the `parent` field of free nodes.
-//   Leaves hold one proxy each: its tight box (the caller's) and a fat box, the tight box grown
-//   by a margin on every side. Internal nodes hold the union of their children's fat boxes.
+//   Leaves hold one proxy each and its fat box: the proxy's tight box (the caller's, kept in an
+//   array by proxy id) grown by a margin on every side. Internal nodes hold the union of their
+//   children's fat boxes.
 // - Insertion walks down from the root. At each internal node it compares the cost of making
 //   the new leaf a sibling of the whole node (twice the perimeter of the union, the 2D surface
 //   area) against the cost of descending into either child (the perimeter that child would gain,
@@ -63,12 +64,13 @@ class DynamicTree final : public BroadPhase {
     if (id >= static_cast<int>(leaf_of_proxy_.size())) leaf_of_proxy_.resize(static_cast<std::size_t>(id) + 1, -1);
     const int leaf = allocate_node();
     Node& node = nodes_[index(leaf)];
-    node.tight = box;
     node.fat = fatten(box);
     node.proxy = id;
     node.height = 0;
     node.first = node.second = -1;
     leaf_of_proxy_[index(id)] = leaf;
+    if (id >= static_cast<int>(tight_of_proxy_.size())) tight_of_proxy_.resize(static_cast<std::size_t>(id) + 1);
+    tight_of_proxy_[index(id)] = box;
     insert_leaf(leaf);
     ++count_;
     mark_refattened(id);
@@ -90,8 +92,8 @@ class DynamicTree final : public BroadPhase {
     assert(is_alive(proxy));
     const int leaf = leaf_of_proxy_[index(proxy)];
     Node& node = nodes_[index(leaf)];
-    const Vec2 displacement = box.center() - node.tight.center();
-    node.tight = box;
+    const Vec2 displacement = box.center() - tight_of_proxy_[index(proxy)].center();
+    tight_of_proxy_[index(proxy)] = box;
     if (encloses(node.fat, box)) return;
     remove_leaf(leaf);
     // Stretched ahead of the motion, so a body that keeps moving stays inside for several moves.
@@ -106,7 +108,7 @@ class DynamicTree final : public BroadPhase {
 
   Aabb box(int proxy) const override {
     assert(is_alive(proxy));
-    return nodes_[index(leaf_of_proxy_[index(proxy)])].tight;
+    return tight_of_proxy_[index(proxy)];
   }
 
   int size() const override { return count_; }
@@ -121,9 +123,7 @@ class DynamicTree final : public BroadPhase {
     refattened_list_.clear();
     pairs.clear();
     for (const auto& [first, second] : fat_pairs_) {
-      if (nodes_[index(leaf_of_proxy_[index(first)])].tight.overlaps(nodes_[index(leaf_of_proxy_[index(second)])].tight)) {
-        pairs.emplace_back(first, second);
-      }
+      if (tight_of_proxy_[index(first)].overlaps(tight_of_proxy_[index(second)])) pairs.emplace_back(first, second);
     }
   }
 
@@ -156,7 +156,7 @@ class DynamicTree final : public BroadPhase {
         if (node.height < 0) return false;  // a free node linked into the tree
         if (node.is_leaf()) {
           ++leaves;
-          if (node.height != 0 || node.second != -1 || !encloses(node.fat, node.tight)) return false;
+          if (node.height != 0 || node.second != -1 || !encloses(node.fat, tight_of_proxy_[index(node.proxy)])) return false;
           if (node.proxy < 0 || node.proxy >= static_cast<int>(leaf_of_proxy_.size()) ||
               leaf_of_proxy_[index(node.proxy)] != current)
             return false;
@@ -188,8 +188,7 @@ class DynamicTree final : public BroadPhase {
 
  private:
   struct Node {
-    Aabb fat;         ///< leaf: the tight box grown by the margin; internal: union of the children's fat boxes
-    Aabb tight;       ///< leaf: the caller's box; unused for internal nodes
+    Aabb fat;         ///< leaf: its proxy's tight box grown by the margin; internal: union of the children's fat boxes
     int parent = -1;  ///< parent node, -1 for the root; for a free node, the next free node
     int first = -1;   ///< first child, -1 for a leaf
     int second = -1;  ///< second child, -1 for a leaf
@@ -219,7 +218,7 @@ class DynamicTree final : public BroadPhase {
       pending.pop_back();
       if (!accepts(node.fat)) continue;
       if (node.is_leaf()) {
-        if (accepts(node.tight)) proxies.push_back(node.proxy);
+        if (accepts(tight_of_proxy_[index(node.proxy)])) proxies.push_back(node.proxy);
       } else {
         pending.push_back(node.first);
         pending.push_back(node.second);
@@ -461,6 +460,7 @@ class DynamicTree final : public BroadPhase {
   int root_ = -1;
   int free_list_ = -1;
   std::vector<int> leaf_of_proxy_;  ///< proxy id -> leaf node, -1 when the id is free
+  std::vector<Aabb> tight_of_proxy_;  ///< proxy id -> its tight box, the caller's (beside the tree: find_pairs reads it for every pair)
   ProxyIds ids_;
   int count_ = 0;
   Real margin_;

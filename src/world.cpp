@@ -62,8 +62,8 @@ BodyHandle World::add(BodyDefinition definition) {
   slot.proxy = broad_phase_->insert(proxy_box(definition.shape, definition.transform));
   slot.definition = std::move(definition);
   slot.alive = true;
-  if (proxy_to_slot_.size() <= static_cast<std::size_t>(slot.proxy)) proxy_to_slot_.resize(static_cast<std::size_t>(slot.proxy) + 1);
-  proxy_to_slot_[static_cast<std::size_t>(slot.proxy)] = index;
+  if (proxy_owners_.size() <= static_cast<std::size_t>(slot.proxy)) proxy_owners_.resize(static_cast<std::size_t>(slot.proxy) + 1);
+  proxy_owners_[static_cast<std::size_t>(slot.proxy)] = {index, slot.generation, slot.definition.filter};
   ++count_;
   return {index, slot.generation};
 }
@@ -108,6 +108,7 @@ bool World::set_filter(BodyHandle body, const CollisionFilter& filter) {
   Slot* slot = live_slot(body);
   if (slot == nullptr) return false;
   slot->definition.filter = filter;
+  proxy_owners_[static_cast<std::size_t>(slot->proxy)].filter = filter;
   return true;
 }
 
@@ -159,12 +160,10 @@ void World::candidate_pairs(std::vector<std::pair<BodyHandle, BodyHandle>>& pair
   broad_phase_->find_pairs(proxy_pairs_);
   pairs.clear();
   for (const auto& [first_proxy, second_proxy] : proxy_pairs_) {
-    std::uint32_t first = proxy_to_slot_[static_cast<std::size_t>(first_proxy)];
-    std::uint32_t second = proxy_to_slot_[static_cast<std::size_t>(second_proxy)];
-    if (first > second) std::swap(first, second);
-    const Slot& a = slots_[first];
-    const Slot& b = slots_[second];
-    if (filters_allow(a.definition.filter, b.definition.filter)) pairs.push_back({{first, a.generation}, {second, b.generation}});
+    const ProxyOwner* a = &proxy_owners_[static_cast<std::size_t>(first_proxy)];
+    const ProxyOwner* b = &proxy_owners_[static_cast<std::size_t>(second_proxy)];
+    if (a->slot > b->slot) std::swap(a, b);
+    if (filters_allow(a->filter, b->filter)) pairs.push_back({{a->slot, a->generation}, {b->slot, b->generation}});
   }
   // Proxies are handed out in the order bodies are added, so the pairs are usually in slot order
   // already: checking is linear, sorting is not.
@@ -217,7 +216,7 @@ std::vector<BodyHandle> World::query_aabb(const Aabb& region, const CollisionFil
   broad_phase_->query(region, proxies);
   std::vector<BodyHandle> found;
   for (int proxy : proxies) {
-    const std::uint32_t index = proxy_to_slot_[static_cast<std::size_t>(proxy)];
+    const std::uint32_t index = proxy_owners_[static_cast<std::size_t>(proxy)].slot;
     if (filters_allow(filter, slots_[index].definition.filter)) found.push_back({index, slots_[index].generation});
   }
   std::sort(found.begin(), found.end());
@@ -247,7 +246,7 @@ std::vector<WorldRayHit> World::ray_cast_all(const Ray& ray, const CollisionFilt
   broad_phase_->ray_query(ray.origin, ray.translation, ray.max_fraction, proxies);
   std::vector<WorldRayHit> hits;
   for (int proxy : proxies) {
-    const std::uint32_t index = proxy_to_slot_[static_cast<std::size_t>(proxy)];
+    const std::uint32_t index = proxy_owners_[static_cast<std::size_t>(proxy)].slot;
     const Slot& slot = slots_[index];
     if (!filters_allow(filter, slot.definition.filter)) continue;
     if (const std::optional<RayHit> hit = raycast(slot.definition.shape, slot.definition.transform, ray)) {

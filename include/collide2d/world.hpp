@@ -192,7 +192,13 @@ class World {
 
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_slots_;
-  std::vector<std::uint32_t> proxy_to_slot_;
+  /// What candidate_pairs needs of a live proxy's body, kept small and indexed by proxy id.
+  struct ProxyOwner {
+    std::uint32_t slot = 0;        ///< the body's slot
+    std::uint32_t generation = 0;  ///< the slot's generation
+    CollisionFilter filter;        ///< the body's filter (set_filter updates it)
+  };
+  std::vector<ProxyOwner> proxy_owners_;  ///< by proxy id
   std::unique_ptr<BroadPhase> broad_phase_;
   std::vector<ContactPair> contacts_;
   std::vector<std::pair<BodyHandle, BodyHandle>> began_;
