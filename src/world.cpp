@@ -186,8 +186,8 @@ void World::update() {
   // The candidates come in (a, b) order and each pair's manifolds in (child_a, child_b) order, so
   // contacts_ is already sorted as documented.
 
-  std::vector<std::pair<BodyHandle, BodyHandle>> touching;
-  touching.reserve(contacts_.size());
+  std::vector<std::pair<BodyHandle, BodyHandle>>& touching = touching_now_;
+  touching.clear();
   for (const ContactPair& contact : contacts_) {
     if (touching.empty() || touching.back() != std::pair(contact.a, contact.b)) touching.emplace_back(contact.a, contact.b);
   }
@@ -195,7 +195,7 @@ void World::update() {
   ended_.clear();
   std::set_difference(touching.begin(), touching.end(), touching_.begin(), touching_.end(), std::back_inserter(began_));
   std::set_difference(touching_.begin(), touching_.end(), touching.begin(), touching.end(), std::back_inserter(ended_));
-  touching_ = std::move(touching);
+  touching_.swap(touching);
 }
 
 const std::vector<ContactPair>& World::contacts() const { return contacts_; }

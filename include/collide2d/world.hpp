@@ -204,6 +204,7 @@ class World {
   std::vector<std::pair<BodyHandle, BodyHandle>> began_;
   std::vector<std::pair<BodyHandle, BodyHandle>> ended_;
   std::vector<std::pair<BodyHandle, BodyHandle>> touching_;  // sorted: the pairs of the last update
+  std::vector<std::pair<BodyHandle, BodyHandle>> touching_now_;  // scratch for update: this update's pairs
   std::vector<std::pair<int, int>> proxy_pairs_;              // scratch for find_pairs
   std::vector<std::pair<BodyHandle, BodyHandle>> candidates_; // scratch for update
   std::vector<ChildManifold> child_manifolds_;                // scratch for contact_manifolds
