@@ -389,6 +389,7 @@ struct PhysicsWorld::StepScratch {
   Islands islands;
   std::vector<char> island_awake;               // by island root: does it hold an awake body
   std::vector<SolverBody> bodies;               // entry 0: the fixed body
+  std::vector<BodyHandle> live;                 // every body, in slot order
   std::vector<BodyHandle> solved;               // the body of solver entry i + 1
   std::vector<ContactConstraint> constraints;
   std::vector<std::pair<int, int>> solver_bodies_of;  // the solver bodies of each contact that gets a constraint
@@ -466,8 +467,9 @@ Result<BodyHandle, BodyError> PhysicsWorld::add(const RigidBodyDefinition& defin
   }
   const bool moves = definition.type != BodyType::static_body;
   state.velocity = moves ? definition.velocity : Vec2{};
-  state.angular_velocity = moves && state.inverse_inertia != 0 ? definition.angular_velocity : 0;
-  if (definition.type == BodyType::kinematic_body) state.angular_velocity = definition.angular_velocity;
+  // Kinematic bodies turn as told; a dynamic body turns unless it cannot (fixed rotation, no inertia).
+  const bool turns = definition.type == BodyType::kinematic_body || (definition.type == BodyType::dynamic_body && state.inverse_inertia != 0);
+  state.angular_velocity = turns ? definition.angular_velocity : 0;
   state.rotation = definition.transform.rotation;
   state.angle = definition.transform.rotation.angle();
   state.center = transform_point(definition.transform, state.mass.center);
@@ -659,7 +661,8 @@ void PhysicsWorld::step(Real duration, const StepOptions& options) {
   std::iota(islands.parent.begin(), islands.parent.end(), std::uint32_t{0});
   std::vector<char>& island_awake = scratch.island_awake;
   island_awake.assign(states_.size(), 0);
-  const std::vector<BodyHandle> live = world_.bodies();
+  std::vector<BodyHandle>& live = scratch.live;
+  world_.bodies(live);
   for (const RigidContact& contact : contacts_) {
     BodyState& a = states_[contact.a.index];
     BodyState& b = states_[contact.b.index];

@@ -150,10 +150,15 @@ int World::size() const { return count_; }
 
 std::vector<BodyHandle> World::bodies() const {
   std::vector<BodyHandle> handles;
+  bodies(handles);
+  return handles;
+}
+
+void World::bodies(std::vector<BodyHandle>& handles) const {
+  handles.clear();
   for (std::uint32_t i = 0; i < slots_.size(); ++i) {
     if (slots_[i].alive) handles.push_back({i, slots_[i].generation});
   }
-  return handles;
 }
 
 void World::candidate_pairs(std::vector<std::pair<BodyHandle, BodyHandle>>& pairs) {

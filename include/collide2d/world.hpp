@@ -135,6 +135,8 @@ class World {
   int size() const;
   /// Handles of every body, in slot order.
   std::vector<BodyHandle> bodies() const;
+  /// The same into `handles`, which is replaced (and keeps its capacity from call to call).
+  void bodies(std::vector<BodyHandle>& handles) const;
 
   /// The pairs of bodies whose bounding boxes overlap or touch and whose filters allow them, as
   /// (smaller index, larger index), ascending: the candidates update() runs the narrow phase on.

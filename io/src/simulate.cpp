@@ -31,14 +31,17 @@ Result<Simulation, SimulationError> simulate_scene(const Scene& scene, const Sim
     definition.density = body.density;
     definition.friction = body.friction;
     definition.restitution = body.restitution;
-    // The scene gives the velocity of the body's origin; the world takes that of the centre of
-    // mass, which is the origin for static and kinematic bodies.
-    const Vec2 local_center = body.type == BodyType::dynamic_body ? compute_mass(body.shape, body.density).center : Vec2{};
-    definition.velocity = body.velocity + body.angular_velocity * left_perpendicular(rotate(body.transform.rotation, local_center));
-    definition.angular_velocity = body.angular_velocity;
     Result<BodyHandle, BodyError> added = world.add(definition);
     if (!added) return SimulationError{static_cast<int>(i), added.error().message};
     handles.push_back(added.value());
+    // The scene gives the velocity of the body's origin; the world takes that of the centre of
+    // mass (the origin for static and kinematic bodies, whose mass is zero).
+    if (body.type != BodyType::static_body) {
+      const Vec2 offset = rotate(body.transform.rotation, world.mass(added.value()).center);
+      if (!world.set_velocity(added.value(), body.velocity + body.angular_velocity * left_perpendicular(offset), body.angular_velocity)) {
+        return SimulationError{static_cast<int>(i), "velocity: must be finite"};
+      }
+    }
   }
 
   Simulation simulation;
