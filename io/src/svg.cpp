@@ -239,6 +239,23 @@ Aabb scene_bounds(const Scene& scene) {
 void label_body(SvgCanvas& canvas, const Body& body, const Transform& transform, std::size_t index) {
   canvas.text(compute_aabb(body.shape, transform).center(), std::to_string(index), 12, "#222", -4, 4);
 }
+
+/// How a scene body is drawn in the pairs, ray and move pictures.
+enum class BodyMark { plain, touched, overlapping };
+
+/// Draws every scene body but `left_out` (-1: none) at its scene pose, coloured by
+/// `mark_of(index)` (blue plain, orange touched, red overlapping), with its number.
+template <class MarkOf>
+void draw_scene_bodies(SvgCanvas& canvas, const Scene& scene, const MarkOf& mark_of, int left_out = -1) {
+  for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
+    if (static_cast<int>(i) == left_out) continue;
+    const Body& body = scene.bodies[i];
+    const BodyMark mark = mark_of(i);
+    canvas.shape(body.shape, body.transform, mark == BodyMark::overlapping ? "#f4a6a6" : mark == BodyMark::touched ? "#f9d79b" : "#cfe3f5",
+                 mark == BodyMark::overlapping ? "#c0392b" : mark == BodyMark::touched ? "#d68910" : "#2c6fad", 1.5, 0.75);
+    label_body(canvas, body, body.transform, i);
+  }
+}
 }  // namespace
 
 std::string pairs_picture(const Scene& scene, const std::vector<PairReport>& pairs) {
@@ -252,13 +269,9 @@ std::string pairs_picture(const Scene& scene, const std::vector<PairReport>& pai
       }
     }
   }
-  for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
-    const Body& body = scene.bodies[i];
-    const bool overlapping = worst[i] == PairStatus::overlap, touching = worst[i] == PairStatus::touching;
-    canvas.shape(body.shape, body.transform, overlapping ? "#f4a6a6" : touching ? "#f9d79b" : "#cfe3f5",
-                 overlapping ? "#c0392b" : touching ? "#d68910" : "#2c6fad", 1.5, 0.75);
-    label_body(canvas, body, body.transform, i);
-  }
+  draw_scene_bodies(canvas, scene, [&](std::size_t i) {
+    return worst[i] == PairStatus::overlap ? BodyMark::overlapping : worst[i] == PairStatus::touching ? BodyMark::touched : BodyMark::plain;
+  });
   for (const PairReport& pair : pairs) {
     for (const ManifoldPoint& contact : pair.contacts) {
       if (pair.status == PairStatus::separate) continue;
@@ -279,12 +292,10 @@ std::string ray_picture(const Scene& scene, const Ray& ray, const std::vector<Ra
   const Aabb bodies = scene_bounds(scene);
   SvgCanvas canvas(bodies.merged({min(ray.origin, end), max(ray.origin, end)}));
   canvas.axes_and_scale();
-  for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
-    const Body& body = scene.bodies[i];
+  draw_scene_bodies(canvas, scene, [&](std::size_t i) {
     const bool hit = std::any_of(hits.begin(), hits.end(), [&](const RayReport& report) { return report.body == int(i); });
-    canvas.shape(body.shape, body.transform, hit ? "#f9d79b" : "#cfe3f5", hit ? "#d68910" : "#2c6fad", 1.5, 0.75);
-    label_body(canvas, body, body.transform, i);
-  }
+    return hit ? BodyMark::touched : BodyMark::plain;
+  });
   const Vec2 first = hits.empty() ? end : hits.front().hit.point;
   canvas.line(ray.origin, end, "#c0392b", 1.5, "6 4");
   canvas.arrow(ray.origin, first, "#c0392b", 2);
@@ -309,13 +320,13 @@ std::string move_picture(const Scene& scene, int mover, Vec2 motion, const MoveR
   bounds = bounds.merged({min(start.position, wanted), max(start.position, wanted)});
   SvgCanvas canvas(bounds);
   canvas.axes_and_scale();
-  for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
-    if (int(i) == mover) continue;
-    const Body& body = scene.bodies[i];
-    const bool hit = std::any_of(result.hits.begin(), result.hits.end(), [&](const MoveHit& met) { return met.body.index == i; });
-    canvas.shape(body.shape, body.transform, hit ? "#f9d79b" : "#cfe3f5", hit ? "#d68910" : "#2c6fad", 1.5, 0.75);
-    label_body(canvas, body, body.transform, i);
-  }
+  draw_scene_bodies(
+      canvas, scene,
+      [&](std::size_t i) {
+        const bool hit = std::any_of(result.hits.begin(), result.hits.end(), [&](const MoveHit& met) { return met.body.index == i; });
+        return hit ? BodyMark::touched : BodyMark::plain;
+      },
+      mover);
   canvas.shape(moving.shape, start, "#a9dfbf", "#1e8449", 1, 0.35);
   canvas.shape(moving.shape, result.transform, "#a9dfbf", "#1e8449", 2, 0.85);
   label_body(canvas, moving, result.transform, static_cast<std::size_t>(mover));
