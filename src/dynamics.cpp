@@ -83,15 +83,6 @@ struct SolverBody {
   Real inverse_inertia = 0;
 };
 
-/// `rotation` turned by a small angle (radians), to first order and normalised (as Box2D v3
-/// integrates rotations): the rotation by atan(angle), off by angle^3 / 3 at most; the step
-/// replaces it by the exact rotation of the accumulated angle at its end.
-Rot turned(Rot rotation, Real angle) {
-  const Rot moved{rotation.cosine - angle * rotation.sine, rotation.sine + angle * rotation.cosine};
-  const Real inverse_length = 1 / std::sqrt(moved.cosine * moved.cosine + moved.sine * moved.sine);
-  return {inverse_length * moved.cosine, inverse_length * moved.sine};
-}
-
 /// What one sub-step's velocity integration does to a solver body: gravity's velocity change,
 /// then the damping factors (gravity 0 and factors 1 for kinematic bodies).
 struct BodyIntegration {
@@ -104,7 +95,7 @@ struct BodyIntegration {
 struct BodyPlacement {
   Vec2 center;     // centre of mass, world frame
   Real angle = 0;  // accumulated angle, radians
-  Rot rotation;    // turned to first order each sub-step
+  Rot rotation;    // of the angle
 };
 
 /// How far a solver body has moved since the start of the step (same indices as SolverBody).
@@ -135,17 +126,30 @@ struct ConstraintPoint {
   Real base_separation = 0;     // separation minus (anchor_b - anchor_a).normal
   Real normal_mass = 0, tangent_mass = 0;
   Real normal_impulse = 0, tangent_impulse = 0, total_normal_impulse = 0, max_normal_impulse = 0;
-  Real closing_velocity = 0;    // normal relative velocity at the start of the step (< 0 closing)
 };
 
+/// What every solver pass reads of a contact, kept small: the passes stream through all of them
+/// a dozen times a step. The tangent is the normal turned clockwise.
 struct ContactConstraint {
   int body_a = 0, body_b = 0;   // solver bodies
-  int contact = 0;              // index in contacts_
-  Vec2 normal, tangent;
-  Real friction = 0, restitution = 0;
-  SoftConstraint soft;
+  Vec2 normal;
+  Real friction = 0;
   std::array<ConstraintPoint, 2> points{};
   int point_count = 0;
+  bool against_fixed = false;   // body a or b cannot move: the stiffer soft constraint applies
+};
+
+/// What only the restitution pass and the write-back read of a constraint (same index).
+struct ConstraintSource {
+  int contact = 0;              // index in contacts_
+  Real restitution = 0;
+  std::array<Real, 2> closing_velocity{};  // normal relative velocity of each point at the step's start (< 0 closing)
+};
+
+/// The soft constraints of a step: between two moving bodies, and against a fixed one.
+struct SoftConstraints {
+  SoftConstraint between_moving;
+  SoftConstraint against_fixed;
 };
 
 /// How fast B's contact point moves away from A's along a unit direction; the arms are
@@ -208,7 +212,7 @@ void warm_start(std::vector<ContactConstraint>& constraints, std::vector<SolverB
     for (int i = 0; i < constraint.point_count; ++i) {
       ConstraintPoint& point = constraint.points[static_cast<std::size_t>(i)];
       apply_impulse(a, b, constraint.normal, point.normal_arm_a, point.normal_arm_b, point.normal_impulse);
-      apply_impulse(a, b, constraint.tangent, point.tangent_arm_a, point.tangent_arm_b, point.tangent_impulse);
+      apply_impulse(a, b, right_perpendicular(constraint.normal), point.tangent_arm_a, point.tangent_arm_b, point.tangent_impulse);
       point.total_normal_impulse += point.normal_impulse;
     }
     bodies[static_cast<std::size_t>(constraint.body_a)] = a;
@@ -218,8 +222,9 @@ void warm_start(std::vector<ContactConstraint>& constraints, std::vector<SolverB
 
 /// One pass over the contacts: non-penetration (with the position bias when `use_bias`), then friction.
 void solve_contacts(std::vector<ContactConstraint>& constraints, std::vector<SolverBody>& bodies, const std::vector<BodyMotion>& motions,
-                    Real inverse_substep, Real max_push_speed, bool use_bias) {
+                    const SoftConstraints& softness, Real inverse_substep, Real max_push_speed, bool use_bias) {
   for (ContactConstraint& constraint : constraints) {
+    const Vec2 tangent = right_perpendicular(constraint.normal);
     // Local copies keep the two bodies' velocities in registers through the points.
     SolverBody a = bodies[static_cast<std::size_t>(constraint.body_a)];
     SolverBody b = bodies[static_cast<std::size_t>(constraint.body_b)];
@@ -235,9 +240,10 @@ void solve_contacts(std::vector<ContactConstraint>& constraints, std::vector<Sol
       if (separation > 0) {
         bias = separation * inverse_substep;  // may close the gap within this sub-step, no further
       } else if (use_bias) {
-        bias = std::max(constraint.soft.bias_rate * separation, -max_push_speed);
-        mass_scale = constraint.soft.mass_scale;
-        impulse_scale = constraint.soft.impulse_scale;
+        const SoftConstraint& soft = constraint.against_fixed ? softness.against_fixed : softness.between_moving;
+        bias = std::max(soft.bias_rate * separation, -max_push_speed);
+        mass_scale = soft.mass_scale;
+        impulse_scale = soft.impulse_scale;
       }
       const Real normal_speed = speed_along(a, b, constraint.normal, point.normal_arm_a, point.normal_arm_b);
       const Real impulse = -point.normal_mass * mass_scale * (normal_speed + bias) - impulse_scale * point.normal_impulse;
@@ -250,29 +256,33 @@ void solve_contacts(std::vector<ContactConstraint>& constraints, std::vector<Sol
     }
     for (int i = 0; i < constraint.point_count; ++i) {
       ConstraintPoint& point = constraint.points[static_cast<std::size_t>(i)];
-      const Real tangent_speed = speed_along(a, b, constraint.tangent, point.tangent_arm_a, point.tangent_arm_b);
+      const Real tangent_speed = speed_along(a, b, tangent, point.tangent_arm_a, point.tangent_arm_b);
       const Real limit = constraint.friction * point.normal_impulse;
       const Real accumulated = std::clamp(point.tangent_impulse - point.tangent_mass * tangent_speed, -limit, limit);
       const Real applied = accumulated - point.tangent_impulse;
       point.tangent_impulse = accumulated;
-      apply_impulse(a, b, constraint.tangent, point.tangent_arm_a, point.tangent_arm_b, applied);
+      apply_impulse(a, b, tangent, point.tangent_arm_a, point.tangent_arm_b, applied);
     }
     bodies[static_cast<std::size_t>(constraint.body_a)] = a;
     bodies[static_cast<std::size_t>(constraint.body_b)] = b;
   }
 }
 
-void apply_restitution(std::vector<ContactConstraint>& constraints, std::vector<SolverBody>& bodies, Real threshold) {
-  for (ContactConstraint& constraint : constraints) {
-    if (constraint.restitution == 0) continue;
+void apply_restitution(std::vector<ContactConstraint>& constraints, const std::vector<ConstraintSource>& sources, std::vector<SolverBody>& bodies,
+                       Real threshold) {
+  for (std::size_t k = 0; k < constraints.size(); ++k) {
+    ContactConstraint& constraint = constraints[k];
+    const ConstraintSource& source = sources[k];
+    if (source.restitution == 0) continue;
     // Local copies keep the two bodies' velocities in registers through the points.
     SolverBody a = bodies[static_cast<std::size_t>(constraint.body_a)];
     SolverBody b = bodies[static_cast<std::size_t>(constraint.body_b)];
     for (int i = 0; i < constraint.point_count; ++i) {
       ConstraintPoint& point = constraint.points[static_cast<std::size_t>(i)];
-      if (point.closing_velocity > -threshold || point.max_normal_impulse == 0) continue;
+      const Real closing_velocity = source.closing_velocity[static_cast<std::size_t>(i)];
+      if (closing_velocity > -threshold || point.max_normal_impulse == 0) continue;
       const Real normal_speed = speed_along(a, b, constraint.normal, point.normal_arm_a, point.normal_arm_b);
-      const Real impulse = -point.normal_mass * (normal_speed + constraint.restitution * point.closing_velocity);
+      const Real impulse = -point.normal_mass * (normal_speed + source.restitution * closing_velocity);
       const Real accumulated = std::max(point.normal_impulse + impulse, Real{0});
       const Real applied = accumulated - point.normal_impulse;
       point.normal_impulse = accumulated;
@@ -392,6 +402,7 @@ struct PhysicsWorld::StepScratch {
   std::vector<BodyHandle> live;                 // every body, in slot order
   std::vector<BodyHandle> solved;               // the body of solver entry i + 1
   std::vector<ContactConstraint> constraints;
+  std::vector<ConstraintSource> sources;        // by constraint
   std::vector<std::pair<int, int>> solver_bodies_of;  // the solver bodies of each contact that gets a constraint
   std::vector<int> constrained;                 // the contact of each entry of solver_bodies_of
   std::vector<std::uint64_t> colour_bodies;     // by colour: a bit for each solver body it holds
@@ -703,10 +714,12 @@ void PhysicsWorld::step(Real duration, const StepOptions& options) {
   statistics_.awake_bodies = static_cast<int>(solved.size());
 
   const Real contact_hertz = std::min(options.contact_hertz, Real(0.25) * inverse_substep);
-  const SoftConstraint soft = make_soft(contact_hertz, options.contact_damping_ratio, substep);
-  const SoftConstraint soft_against_static = make_soft(2 * contact_hertz, options.contact_damping_ratio, substep);
+  const SoftConstraints softness{make_soft(contact_hertz, options.contact_damping_ratio, substep),
+                                 make_soft(2 * contact_hertz, options.contact_damping_ratio, substep)};
   std::vector<ContactConstraint>& constraints = scratch.constraints;
+  std::vector<ConstraintSource>& sources = scratch.sources;
   constraints.clear();
+  sources.clear();
   std::vector<Real>& closing_velocity = scratch.closing_velocity;  // of each contact's first point, at the step's start
   closing_velocity.assign(contacts_.size(), 0);
   scratch.solver_bodies_of.clear();
@@ -727,13 +740,13 @@ void PhysicsWorld::step(Real duration, const StepOptions& options) {
     ContactConstraint constraint;
     constraint.body_a = a.solver_index;
     constraint.body_b = b.solver_index;
-    constraint.contact = static_cast<int>(index);
     constraint.normal = contact.normal;
-    constraint.tangent = contact.tangent;
     constraint.friction = contact.friction;
-    constraint.restitution = contact.restitution;
-    constraint.soft = a.inverse_mass == 0 || b.inverse_mass == 0 ? soft_against_static : soft;
+    constraint.against_fixed = a.inverse_mass == 0 || b.inverse_mass == 0;
     constraint.point_count = contact.point_count;
+    ConstraintSource constraint_source;
+    constraint_source.contact = static_cast<int>(index);
+    constraint_source.restitution = contact.restitution;
     const SolverBody& solver_a = bodies[static_cast<std::size_t>(a.solver_index)];
     const SolverBody& solver_b = bodies[static_cast<std::size_t>(b.solver_index)];
     for (int i = 0; i < contact.point_count; ++i) {
@@ -754,10 +767,12 @@ void PhysicsWorld::step(Real duration, const StepOptions& options) {
       point.tangent_mass = tangent_inverse > 0 ? 1 / tangent_inverse : 0;
       point.normal_impulse = source.normal_impulse;
       point.tangent_impulse = source.tangent_impulse;
-      point.closing_velocity = speed_along(solver_a, solver_b, contact.normal, point.normal_arm_a, point.normal_arm_b);
+      constraint_source.closing_velocity[static_cast<std::size_t>(i)] =
+          speed_along(solver_a, solver_b, contact.normal, point.normal_arm_a, point.normal_arm_b);
     }
-    closing_velocity[index] = constraint.points[0].closing_velocity;
+    closing_velocity[index] = constraint_source.closing_velocity[0];
     constraints.push_back(constraint);
+    sources.push_back(constraint_source);
   }
   statistics_.contacts = static_cast<int>(constraints.size());
 
@@ -793,7 +808,7 @@ void PhysicsWorld::step(Real duration, const StepOptions& options) {
       body.angular_velocity *= rule.angular_scale;
     }
     warm_start(constraints, bodies);
-    solve_contacts(constraints, bodies, motions, inverse_substep, options.max_push_speed, true);
+    solve_contacts(constraints, bodies, motions, softness, inverse_substep, options.max_push_speed, true);
     for (std::size_t i = 0; i < solved.size(); ++i) {
       BodyPlacement& placement = placements[i];
       const SolverBody& body = bodies[i + 1];
@@ -802,29 +817,28 @@ void PhysicsWorld::step(Real duration, const StepOptions& options) {
       placement.center = placement.center + substep * body.velocity;
       if (body.angular_velocity != 0) {
         placement.angle += substep * body.angular_velocity;
-        placement.rotation = turned(placement.rotation, substep * body.angular_velocity);
+        placement.rotation = Rot::from_angle(placement.angle);
         motion.delta_rotation = inverse_compose(start_rotation[i], placement.rotation);
       }
     }
     for (int relax = 0; relax < options.relax_iterations; ++relax) {
-      solve_contacts(constraints, bodies, motions, inverse_substep, options.max_push_speed, false);
+      solve_contacts(constraints, bodies, motions, softness, inverse_substep, options.max_push_speed, false);
     }
   }
 
-  // The placements go back to the bodies; sine and cosine once a step give the rotation of the
-  // accumulated angle exactly (the sub-steps turned it to first order).
+  // The placements go back to the bodies.
   for (std::size_t i = 0; i < solved.size(); ++i) {
     BodyState& state = states_[solved[i].index];
-    const BodyPlacement& placement = placements[i];
-    state.center = placement.center;
-    state.angle = placement.angle;
-    if (placement.angle != start_angle[i]) state.rotation = Rot::from_angle(placement.angle);
+    state.center = placements[i].center;
+    state.angle = placements[i].angle;
+    state.rotation = placements[i].rotation;
   }
 
   // 5. Restitution, then the impulses go back to the contacts for the next step's warm start.
-  apply_restitution(constraints, bodies, options.restitution_threshold);
-  for (const ContactConstraint& constraint : constraints) {
-    RigidContact& contact = contacts_[static_cast<std::size_t>(constraint.contact)];
+  apply_restitution(constraints, sources, bodies, options.restitution_threshold);
+  for (std::size_t k = 0; k < constraints.size(); ++k) {
+    const ContactConstraint& constraint = constraints[k];
+    RigidContact& contact = contacts_[static_cast<std::size_t>(sources[k].contact)];
     for (int i = 0; i < constraint.point_count; ++i) {
       const ConstraintPoint& source = constraint.points[static_cast<std::size_t>(i)];
       RigidContactPoint& point = contact.points[static_cast<std::size_t>(i)];
