@@ -204,6 +204,12 @@ void colour_order(const std::vector<std::pair<int, int>>& solver_bodies, std::si
   for (std::size_t i = 0; i < solver_bodies.size(); ++i) order[starts[static_cast<std::size_t>(colour_of[i])]++] = static_cast<int>(i);
 }
 
+/// Writes a local copy's velocities back (its masses never change, so they are not stored).
+[[gnu::always_inline]] inline void store_velocities(SolverBody& body, const SolverBody& copy) {
+  body.velocity = copy.velocity;
+  body.angular_velocity = copy.angular_velocity;
+}
+
 void warm_start(std::vector<ContactConstraint>& constraints, std::vector<SolverBody>& bodies) {
   for (ContactConstraint& constraint : constraints) {
     // Local copies keep the two bodies' velocities in registers through the points.
@@ -215,8 +221,8 @@ void warm_start(std::vector<ContactConstraint>& constraints, std::vector<SolverB
       apply_impulse(a, b, right_perpendicular(constraint.normal), point.tangent_arm_a, point.tangent_arm_b, point.tangent_impulse);
       point.total_normal_impulse += point.normal_impulse;
     }
-    bodies[static_cast<std::size_t>(constraint.body_a)] = a;
-    bodies[static_cast<std::size_t>(constraint.body_b)] = b;
+    store_velocities(bodies[static_cast<std::size_t>(constraint.body_a)], a);
+    store_velocities(bodies[static_cast<std::size_t>(constraint.body_b)], b);
   }
 }
 
@@ -263,8 +269,8 @@ void solve_contacts(std::vector<ContactConstraint>& constraints, std::vector<Sol
       point.tangent_impulse = accumulated;
       apply_impulse(a, b, tangent, point.tangent_arm_a, point.tangent_arm_b, applied);
     }
-    bodies[static_cast<std::size_t>(constraint.body_a)] = a;
-    bodies[static_cast<std::size_t>(constraint.body_b)] = b;
+    store_velocities(bodies[static_cast<std::size_t>(constraint.body_a)], a);
+    store_velocities(bodies[static_cast<std::size_t>(constraint.body_b)], b);
   }
 }
 
@@ -289,8 +295,8 @@ void apply_restitution(std::vector<ContactConstraint>& constraints, const std::v
       point.total_normal_impulse += applied;
       apply_impulse(a, b, constraint.normal, point.normal_arm_a, point.normal_arm_b, applied);
     }
-    bodies[static_cast<std::size_t>(constraint.body_a)] = a;
-    bodies[static_cast<std::size_t>(constraint.body_b)] = b;
+    store_velocities(bodies[static_cast<std::size_t>(constraint.body_a)], a);
+    store_velocities(bodies[static_cast<std::size_t>(constraint.body_b)], b);
   }
 }
 
