@@ -630,8 +630,7 @@ void PhysicsWorld::step(Real duration, const StepOptions& options) {
     const BodyState& a = states_[handle_a.index];
     const BodyState& b = states_[handle_b.index];
     if (a.type != BodyType::dynamic_body && b.type != BodyType::dynamic_body) continue;
-    const auto precedes = [&](const RigidContact& contact) { return contact.a != handle_a ? contact.a < handle_a : contact.b < handle_b; };
-    while (cursor < previous.size() && precedes(previous[cursor])) ++cursor;
+    while (cursor < previous.size() && (previous[cursor].a != handle_a ? previous[cursor].a < handle_a : previous[cursor].b < handle_b)) ++cursor;
     std::size_t first_previous = cursor, end_previous = cursor;
     while (end_previous < previous.size() && previous[end_previous].a == handle_a && previous[end_previous].b == handle_b) ++end_previous;
     if (!moving(a) && !moving(b)) {
