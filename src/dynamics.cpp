@@ -73,14 +73,16 @@ namespace {
 /// bodies moving less than this per step cost the broad phase nothing (Box2D's margin).
 constexpr Real physics_tree_margin = Real(0.1);
 
-/// The velocity state the solver works on; entry 0 is a fixed body standing for every static
-/// (and sleeping) body, with zero inverse mass so impulses never change it. Kept small: the
-/// solver copies two of these in and out for every contact it visits.
+/// The state the solver works on; entry 0 is a fixed body standing for every static (and
+/// sleeping) body, with zero inverse mass so impulses never change it. Kept small and in one
+/// place (as Box2D v3's body state): a solver pass reads all of it for both bodies of a contact.
 struct SolverBody {
   Vec2 velocity;
   Real angular_velocity = 0;
   Real inverse_mass = 0;
   Real inverse_inertia = 0;
+  Vec2 delta_position;  // motion of the centre of mass since the start of the step
+  Rot delta_rotation;   // rotation since the start of the step
 };
 
 /// What one sub-step's velocity integration does to a solver body: gravity's velocity change,
@@ -98,11 +100,6 @@ struct BodyPlacement {
   Rot rotation;    // of the angle
 };
 
-/// How far a solver body has moved since the start of the step (same indices as SolverBody).
-struct BodyMotion {
-  Vec2 delta_position;       // motion of the centre of mass
-  Rot delta_rotation;        // rotation
-};
 
 struct SoftConstraint {
   Real bias_rate = 0;
@@ -227,20 +224,18 @@ void warm_start(std::vector<ContactConstraint>& constraints, std::vector<SolverB
 }
 
 /// One pass over the contacts: non-penetration (with the position bias when `use_bias`), then friction.
-void solve_contacts(std::vector<ContactConstraint>& constraints, std::vector<SolverBody>& bodies, const std::vector<BodyMotion>& motions,
+void solve_contacts(std::vector<ContactConstraint>& constraints, std::vector<SolverBody>& bodies,
                     const SoftConstraints& softness, Real inverse_substep, Real max_push_speed, bool use_bias) {
   for (ContactConstraint& constraint : constraints) {
     const Vec2 tangent = right_perpendicular(constraint.normal);
     // Local copies keep the two bodies' velocities in registers through the points.
     SolverBody a = bodies[static_cast<std::size_t>(constraint.body_a)];
     SolverBody b = bodies[static_cast<std::size_t>(constraint.body_b)];
-    const BodyMotion& motion_a = motions[static_cast<std::size_t>(constraint.body_a)];
-    const BodyMotion& motion_b = motions[static_cast<std::size_t>(constraint.body_b)];
-    const Real approach = dot(motion_b.delta_position - motion_a.delta_position, constraint.normal);
+    const Real approach = dot(b.delta_position - a.delta_position, constraint.normal);
     for (int i = 0; i < constraint.point_count; ++i) {
       ConstraintPoint& point = constraint.points[static_cast<std::size_t>(i)];
       // The current separation from the bodies' motion since the step began.
-      const Real separation = approach + dot(rotate(motion_b.delta_rotation, point.anchor_b) - rotate(motion_a.delta_rotation, point.anchor_a),
+      const Real separation = approach + dot(rotate(b.delta_rotation, point.anchor_b) - rotate(a.delta_rotation, point.anchor_a),
                                              constraint.normal) + point.base_separation;
       Real bias = 0, mass_scale = 1, impulse_scale = 0;
       if (separation > 0) {
@@ -415,7 +410,6 @@ struct PhysicsWorld::StepScratch {
   std::vector<int> colour_of;                   // by entry of solver_bodies_of
   std::vector<int> solve_order;                 // entries of solver_bodies_of in colour order
   std::vector<Real> closing_velocity;           // by contact: its first point's, at the step's start
-  std::vector<BodyMotion> motions;              // by solver entry
   std::vector<Vec2> start_center;               // by solved body
   std::vector<Real> start_angle;
   std::vector<Rot> start_rotation;
@@ -713,7 +707,7 @@ void PhysicsWorld::step(Real duration, const StepOptions& options) {
     state.solver_index = 0;
     if (state.type == BodyType::static_body || !state.awake) continue;
     state.solver_index = static_cast<int>(bodies.size());
-    bodies.push_back({state.velocity, state.angular_velocity, state.inverse_mass, state.inverse_inertia});
+    bodies.push_back({state.velocity, state.angular_velocity, state.inverse_mass, state.inverse_inertia, Vec2{}, Rot{}});
     solved.push_back(body);
   }
   statistics_.awake_bodies = static_cast<int>(solved.size());
@@ -782,8 +776,6 @@ void PhysicsWorld::step(Real duration, const StepOptions& options) {
   statistics_.contacts = static_cast<int>(constraints.size());
 
   // 4. Sub-steps.
-  std::vector<BodyMotion>& motions = scratch.motions;
-  motions.assign(bodies.size(), BodyMotion{});
   std::vector<Vec2>& start_center = scratch.start_center;
   std::vector<Real>& start_angle = scratch.start_angle;
   std::vector<Rot>& start_rotation = scratch.start_rotation;
@@ -813,21 +805,20 @@ void PhysicsWorld::step(Real duration, const StepOptions& options) {
       body.angular_velocity *= rule.angular_scale;
     }
     warm_start(constraints, bodies);
-    solve_contacts(constraints, bodies, motions, softness, inverse_substep, options.max_push_speed, true);
+    solve_contacts(constraints, bodies, softness, inverse_substep, options.max_push_speed, true);
     for (std::size_t i = 0; i < solved.size(); ++i) {
       BodyPlacement& placement = placements[i];
-      const SolverBody& body = bodies[i + 1];
-      BodyMotion& motion = motions[i + 1];
-      motion.delta_position = motion.delta_position + substep * body.velocity;
+      SolverBody& body = bodies[i + 1];
+      body.delta_position = body.delta_position + substep * body.velocity;
       placement.center = placement.center + substep * body.velocity;
       if (body.angular_velocity != 0) {
         placement.angle += substep * body.angular_velocity;
         placement.rotation = Rot::from_angle(placement.angle);
-        motion.delta_rotation = inverse_compose(start_rotation[i], placement.rotation);
+        body.delta_rotation = inverse_compose(start_rotation[i], placement.rotation);
       }
     }
     for (int relax = 0; relax < options.relax_iterations; ++relax) {
-      solve_contacts(constraints, bodies, motions, softness, inverse_substep, options.max_push_speed, false);
+      solve_contacts(constraints, bodies, softness, inverse_substep, options.max_push_speed, false);
     }
   }
 
