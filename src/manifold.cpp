@@ -39,34 +39,28 @@ Real pair_magnitude_bound(Real reach_a, Real reach_b, const Transform& b_to_a) {
 }
 
 /// The magnitude behind a candidate reference face's separation (A's frame): the face's extent,
-/// and what placing it by `transform` rounded.
+/// and what placing it by `transform` rounded (nothing for A's own faces: pass no transform).
+Real face_magnitude(const PolygonView& view, int edge) {
+  return coordinate_magnitude(view.vertices[view.next(edge)] - view.vertices[edge]);
+}
 Real face_magnitude(const PolygonView& view, int edge, const Transform& transform) {
   const Vec2 v1 = transform_point(transform, view.vertices[edge]), v2 = transform_point(transform, view.vertices[view.next(edge)]);
   return coordinate_magnitude(v2 - v1) + std::max(placement_magnitude(transform, v1), placement_magnitude(transform, v2));
 }
 
-/// Expresses an A-frame manifold in world coordinates.
-Manifold to_world(Manifold manifold, const Transform& transform_a) {
-  manifold.normal = rotate(transform_a.rotation, manifold.normal);
-  for (int i = 0; i < manifold.point_count; ++i) manifold.points[i].point = transform_point(transform_a, manifold.points[i].point);
-  return manifold;
-}
-
-/// The single contact between two closest core points, radii applied (A's frame).
-Manifold closest_point_contact(Vec2 core_a, Vec2 core_b, Vec2 normal, Real core_distance, Real radius_a, Real radius_b,
-                               FeatureId id) {
-  Manifold manifold;
+/// Fills `manifold` with the single contact between two closest core points, radii applied (A's frame).
+void closest_point_contact(Vec2 core_a, Vec2 core_b, Vec2 normal, Real core_distance, Real radius_a, Real radius_b, FeatureId id,
+                           Manifold& manifold) {
   manifold.normal = normal;
   const Vec2 surface_a = core_a + radius_a * normal, surface_b = core_b - radius_b * normal;
   manifold.points[0] = {Real(0.5) * (surface_a + surface_b), core_distance - radius_a - radius_b, id};
   manifold.point_count = 1;
-  return manifold;
 }
 
-/// Steps 3 and 4 with the given reference face; empty when the incident edge lies beside the
-/// face or every clipped point is farther than the speculative distance.
-Manifold clip_against_reference(const PolygonView& a, const PolygonView& b, const Transform& b_to_a, const detail::SatAxes& axes,
-                                bool b_is_reference, Real tolerance, const CollideOptions& options) {
+/// Steps 3 and 4 with the given reference face, into `manifold` (left empty when the incident
+/// edge lies beside the face or every clipped point is farther than the speculative distance).
+void clip_against_reference(const PolygonView& a, const PolygonView& b, const Transform& b_to_a, const detail::SatAxes& axes,
+                            bool b_is_reference, Real tolerance, const CollideOptions& options, Manifold& manifold) {
   const Real radii = a.radius + b.radius;
   const Real keep_within = radii + options.speculative_distance + tolerance;
   const SatAxis& reference_axis = b_is_reference ? axes.of_b : axes.of_a;
@@ -74,30 +68,31 @@ Manifold clip_against_reference(const PolygonView& a, const PolygonView& b, cons
 
   if (radii > 0 && reference_axis.separation > tolerance) {
     const GjkResult cores = gjk(a, b, b_to_a);
-    if (cores.distance > keep_within) return {};
+    if (cores.distance > keep_within) return;
     if (!cores.overlapping && dot(cores.normal, reference_normal_in_a) < Real(0.9995)) {
-      return closest_point_contact(cores.point_a, cores.point_b, cores.normal, cores.distance, a.radius, b.radius,
-                                   feature_id(ContactKind::closest_points, axes.of_a.edge, axes.of_b.edge, 0, false));
+      closest_point_contact(cores.point_a, cores.point_b, cores.normal, cores.distance, a.radius, b.radius,
+                            feature_id(ContactKind::closest_points, axes.of_a.edge, axes.of_b.edge, 0, false), manifold);
+      return;
     }
   }
 
-  const PolygonView& reference = b_is_reference ? b : a;
-  const PolygonView& incident = b_is_reference ? a : b;
-  const Transform incident_to_reference = b_is_reference ? inverse_compose(b_to_a, Transform{}) : b_to_a;
-  Manifold manifold = detail::clip_incident_edge(reference, reference_axis.edge, incident, incident_to_reference, options, b_is_reference);
-  if (b_is_reference) {  // the points are in B's frame and the normal runs from B to A
-    manifold.normal = reference_normal_in_a;
-    for (int i = 0; i < manifold.point_count; ++i) manifold.points[i].point = transform_point(b_to_a, manifold.points[i].point);
+  if (!b_is_reference) {
+    detail::clip_incident_edge(a, reference_axis.edge, b, b_to_a, options, false, manifold);
+    return;
   }
-  return manifold;
+  // B's face is the reference: clip in B's frame, then bring the points to A's and turn the
+  // normal to run from A to B.
+  detail::clip_incident_edge(b, reference_axis.edge, a, inverse_compose(b_to_a, Transform{}), options, true, manifold);
+  manifold.normal = reference_normal_in_a;
+  for (int i = 0; i < manifold.point_count; ++i) manifold.points[i].point = transform_point(b_to_a, manifold.points[i].point);
 }
 
 }  // namespace
 
 namespace detail {
 
-Manifold clip_incident_edge(const PolygonView& reference, int reference_edge, const PolygonView& incident,
-                            const Transform& incident_to_reference, const CollideOptions& options, bool flipped_roles) {
+void clip_incident_edge(const PolygonView& reference, int reference_edge, const PolygonView& incident, const Transform& incident_to_reference,
+                        const CollideOptions& options, bool flipped_roles, Manifold& manifold) {
   const Real radii = reference.radius + incident.radius;
   const Vec2 normal = reference.normals[reference_edge];
   const Vec2 v1 = reference.vertices[reference_edge];
@@ -117,13 +112,13 @@ Manifold clip_incident_edge(const PolygonView& reference, int reference_edge, co
       std::max({coordinate_magnitude(v2 - v1), coordinate_magnitude(ends[0] - v1), coordinate_magnitude(ends[1] - v1)}) +
       std::max(placement_magnitude(incident_to_reference, ends[0]), placement_magnitude(incident_to_reference, ends[1])) + radii);
 
-  const Vec2 tangent = normalize(v2 - v1);
+  const Vec2 tangent = left_perpendicular(normal);  // the face's direction: its normal is the direction's right perpendicular
   const Real lower = dot(tangent, v1), upper = dot(tangent, v2);
   std::array<Real, 2> along = {dot(tangent, ends[0]), dot(tangent, ends[1])};
   // Beside the face by more than round-off (ends that meet the face's end exactly stay in).
   if ((along[0] < lower - tolerance && along[1] < lower - tolerance) ||
       (along[0] > upper + tolerance && along[1] > upper + tolerance)) {
-    return {};
+    return;
   }
   const std::array<Vec2, 2> original = ends;
   for (int end = 0; end < 2; ++end) {
@@ -135,7 +130,6 @@ Manifold clip_incident_edge(const PolygonView& reference, int reference_edge, co
     if (along[end] > upper) ends[end] = lerp(original[end], original[other], (along[end] - upper) / (along[end] - along[other]));
   }
 
-  Manifold manifold;
   manifold.normal = normal;
   for (int end = 0; end < 2; ++end) {
     const Real core_separation = dot(normal, ends[end] - v1);
@@ -148,100 +142,85 @@ Manifold clip_incident_edge(const PolygonView& reference, int reference_edge, co
     point.separation = separation;
     point.id = feature_id(ContactKind::clipped, reference_edge, incident_edge, end, flipped_roles);
   }
-  return manifold;
 }
 
 }  // namespace detail
 
 namespace {
 
-Manifold collide_views(const PolygonView& a, const PolygonView& b, const Transform& b_to_a, const CollideOptions& options) {
+/// Two polygon-like cores in A's frame, into `manifold` (empty when apart).
+void collide_views(const PolygonView& a, const PolygonView& b, const Transform& b_to_a, const CollideOptions& options, Manifold& manifold) {
   const Real radii = a.radius + b.radius;
   const Real cull_within = radii + options.speculative_distance + contact_tolerance(pair_magnitude_bound(a.reach(), b.reach(), b_to_a) + radii);
-  const detail::SatAxes axes = detail::find_separating_axes(a, b, b_to_a, nullptr, cull_within);
-  if (axes.of_a.separation > cull_within || axes.of_b.separation > cull_within) return {};
+  detail::SatAxes axes;
+  detail::find_separating_axes(a, b, b_to_a, nullptr, cull_within, axes);
+  if (axes.of_a.separation > cull_within || axes.of_b.separation > cull_within) return;
 
   // The two candidate reference faces are the features involved: their round-off decides.
-  const Real tolerance = contact_tolerance(std::max(face_magnitude(a, axes.of_a.edge, Transform{}), face_magnitude(b, axes.of_b.edge, b_to_a)) + radii);
+  const Real tolerance = contact_tolerance(std::max(face_magnitude(a, axes.of_a.edge), face_magnitude(b, axes.of_b.edge, b_to_a)) + radii);
   const Real keep_within = radii + options.speculative_distance + tolerance;
   // The reference face: the one that separates more, by more than a hysteresis band (so the
   // choice does not flicker between frames); within the band, the larger shape's face, so that
   // swapping A and B gives the mirrored manifold. The band is built from quantities that do not
   // change when A and B swap (the faces' lengths, the distance between the shapes' origins, the
   // radii), so both orders make the same choice. A caller may widen it (reference_face_hysteresis).
-  const Real hysteresis = std::max(
-      options.reference_face_hysteresis,
-      16 * contact_tolerance(std::max(length(a.vertices[a.next(axes.of_a.edge)] - a.vertices[axes.of_a.edge]),
-                                      length(b.vertices[b.next(axes.of_b.edge)] - b.vertices[axes.of_b.edge])) +
-                             length(b_to_a.position) + radii));
-  const bool tied = std::abs(axes.of_b.separation - axes.of_a.separation) <= hysteresis;
+  // Its lengths take square roots, so a difference beyond the band's bound from coordinate
+  // magnitudes (each at least the length it stands for) is told first, without them.
+  const Vec2 face_a = a.vertices[a.next(axes.of_a.edge)] - a.vertices[axes.of_a.edge];
+  const Vec2 face_b = b.vertices[b.next(axes.of_b.edge)] - b.vertices[axes.of_b.edge];
+  auto hysteresis = [&](auto measure) {
+    return std::max(options.reference_face_hysteresis,
+                    16 * contact_tolerance(std::max(measure(face_a), measure(face_b)) + measure(b_to_a.position) + radii));
+  };
+  const Real separation_difference = std::abs(axes.of_b.separation - axes.of_a.separation);
+  const bool tied = separation_difference <= hysteresis([](Vec2 v) { return coordinate_magnitude(v); }) &&
+                    separation_difference <= hysteresis([](Vec2 v) { return length(v); });
   const bool b_preferred = tied ? b.reach() > a.reach() : axes.of_b.separation > axes.of_a.separation;
-  Manifold manifold = clip_against_reference(a, b, b_to_a, axes, b_preferred, tolerance, options);
+  clip_against_reference(a, b, b_to_a, axes, b_preferred, tolerance, options, manifold);
   // Within the band, when nothing of the other shape lies in front of the chosen face, that face
   // is not the one in contact, and the other is.
-  if (manifold.point_count == 0 && tied) manifold = clip_against_reference(a, b, b_to_a, axes, !b_preferred, tolerance, options);
+  if (manifold.point_count == 0 && tied) clip_against_reference(a, b, b_to_a, axes, !b_preferred, tolerance, options, manifold);
   if (manifold.point_count == 0) {
     // Clipping found nothing within reach: the incident edge lies beside the reference face
     // (collinear capsules end to end, corners apart), or its clipped ends are pulled away from a
     // corner the cores meet at. The contact, if any, is between the closest points of the cores.
     const GjkResult cores = gjk(a, b, b_to_a);
-    if (cores.overlapping || cores.distance > keep_within) return {};
-    return closest_point_contact(cores.point_a, cores.point_b, cores.normal, cores.distance, a.radius, b.radius,
-                                 feature_id(ContactKind::closest_points, axes.of_a.edge, axes.of_b.edge, 0, false));
+    if (cores.overlapping || cores.distance > keep_within) return;
+    closest_point_contact(cores.point_a, cores.point_b, cores.normal, cores.distance, a.radius, b.radius,
+                          feature_id(ContactKind::closest_points, axes.of_a.edge, axes.of_b.edge, 0, false), manifold);
   }
-  return manifold;
 }
 
 /// A circle (centre given in the view's frame, where `circle_to_shape` placed it) against a
-/// polygon-like shape; normal from the view to the circle.
-Manifold collide_view_circle(const PolygonView& shape, Vec2 center, const Transform& circle_to_shape, Real circle_radius,
-                             const CollideOptions& options) {
+/// polygon-like shape, into `manifold`; normal from the view to the circle.
+void collide_view_circle(const PolygonView& shape, Vec2 center, const Transform& circle_to_shape, Real circle_radius,
+                         const CollideOptions& options, Manifold& manifold) {
   const Real radii = shape.radius + circle_radius;
   const detail::CoreFeature nearest = detail::nearest_core_feature(shape, center);
   const Real tolerance = contact_tolerance(nearest.magnitude + placement_magnitude(circle_to_shape, center) + radii);
-  if (nearest.signed_distance > radii + options.speculative_distance + tolerance) return {};
+  if (nearest.signed_distance > radii + options.speculative_distance + tolerance) return;
   const Vec2 core_point = nearest.core_point, normal = nearest.normal;
   const Real core_distance = nearest.signed_distance;
-  Manifold manifold;
   manifold.normal = normal;
   const Vec2 surface_shape = core_point + shape.radius * normal;
   const Vec2 surface_circle = center - circle_radius * normal;
   manifold.points[0] = {Real(0.5) * (surface_shape + surface_circle), core_distance - radii,
                         feature_id(ContactKind::circle, nearest.feature, 0, nearest.at_vertex ? 1 : 0, false)};
   manifold.point_count = 1;
-  return manifold;
 }
 
-/// Circle A against a polygon-like B, normal from A to B, world frame.
-Manifold collide_circle_with(const Circle& a, const Transform& transform_a, const PolygonView& b, const Transform& transform_b,
-                             const CollideOptions& options) {
+/// Circle A against a polygon-like B, into `manifold`: normal from A to B, world frame.
+void collide_circle_with(const Circle& a, const Transform& transform_a, const PolygonView& b, const Transform& transform_b,
+                         const CollideOptions& options, Manifold& manifold) {
   const Transform a_to_b = inverse_compose(transform_b, transform_a);
-  Manifold manifold = collide_view_circle(b, transform_point(a_to_b, a.center), a_to_b, a.radius, options);
+  collide_view_circle(b, transform_point(a_to_b, a.center), a_to_b, a.radius, options, manifold);
   manifold.normal = -manifold.normal;  // the view-to-circle normal, turned to run from A (the circle) to B
-  return to_world(manifold, transform_b);
+  detail::place_manifold(manifold, transform_b);
 }
 
-/// Two polygon-like shapes, world frame.
-Manifold collide_polygon_views(const PolygonView& a, const Transform& transform_a, const PolygonView& b,
-                               const Transform& transform_b, const CollideOptions& options) {
-  // A zero-length capsule or segment core is a point: it has no face to clip against, so it is
-  // a circle (radius 0 for a segment) and takes the circle path.
-  auto is_point = [](const PolygonView& view) { return view.count() == 2 && view.vertices[0] == view.vertices[1]; };
-  if (is_point(a) && is_point(b)) {
-    return collide(Circle{a.vertices[0], a.radius}, transform_a, Circle{b.vertices[0], b.radius}, transform_b, options);
-  }
-  if (is_point(a)) return collide_circle_with(Circle{a.vertices[0], a.radius}, transform_a, b, transform_b, options);
-  if (is_point(b)) {
-    Manifold manifold = collide_circle_with(Circle{b.vertices[0], b.radius}, transform_b, a, transform_a, options);
-    manifold.normal = -manifold.normal;
-    return manifold;
-  }
-  return to_world(collide_views(a, b, inverse_compose(transform_a, transform_b), options), transform_a);
-}
-
-}  // namespace
-
-Manifold collide(const Circle& a, const Transform& transform_a, const Circle& b, const Transform& transform_b, const CollideOptions& options) {
+/// Two circles, into `manifold`: normal from A to B, world frame.
+void collide_circles(const Circle& a, const Transform& transform_a, const Circle& b, const Transform& transform_b,
+                     const CollideOptions& options, Manifold& manifold) {
   // Apart when the centres (B's placed in A's frame) are farther than the radii, the speculative
   // distance and the touching band together, compared squared; else one point on the line of
   // centres, midway between the surfaces.
@@ -249,21 +228,58 @@ Manifold collide(const Circle& a, const Transform& transform_a, const Circle& b,
   const Vec2 center_b = transform_point(b_to_a, b.center);
   const Vec2 offset = center_b - a.center;
   const Real reach = a.radius + b.radius + options.speculative_distance + circles_contact_tolerance(a.center, center_b, a.radius + b.radius, b_to_a);
-  if (reach < 0 || length_squared(offset) > reach * reach) return {};
+  if (reach < 0 || length_squared(offset) > reach * reach) return;
   const Real center_distance = length(offset);
   const Vec2 normal = center_distance > 0 ? (Real(1) / center_distance) * offset : Vec2{1, 0};
-  return to_world(closest_point_contact(a.center, center_b, normal, center_distance, a.radius, b.radius,
-                                        feature_id(ContactKind::circle, 0, 0, 0, false)),
-                  transform_a);
+  closest_point_contact(a.center, center_b, normal, center_distance, a.radius, b.radius, feature_id(ContactKind::circle, 0, 0, 0, false),
+                        manifold);
+  detail::place_manifold(manifold, transform_a);
+}
+
+/// Two polygon-like shapes: normal from A to B, world frame.
+Manifold collide_polygon_views(const PolygonView& a, const Transform& transform_a, const PolygonView& b,
+                               const Transform& transform_b, const CollideOptions& options) {
+  Manifold manifold;
+  // A zero-length capsule or segment core is a point: it has no face to clip against, so it is
+  // a circle (radius 0 for a segment) and takes the circle path.
+  auto is_point = [](const PolygonView& view) { return view.count() == 2 && view.vertices[0] == view.vertices[1]; };
+  if (is_point(a) && is_point(b)) {
+    collide_circles(Circle{a.vertices[0], a.radius}, transform_a, Circle{b.vertices[0], b.radius}, transform_b, options, manifold);
+  } else if (is_point(a)) {
+    collide_circle_with(Circle{a.vertices[0], a.radius}, transform_a, b, transform_b, options, manifold);
+  } else if (is_point(b)) {
+    collide_circle_with(Circle{b.vertices[0], b.radius}, transform_b, a, transform_a, options, manifold);
+    manifold.normal = -manifold.normal;
+  } else {
+    collide_views(a, b, inverse_compose(transform_a, transform_b), options, manifold);
+    detail::place_manifold(manifold, transform_a);
+  }
+  return manifold;
+}
+
+/// Circle A against a polygon-like B: normal from A to B, world frame.
+Manifold collide_circle_polygon_view(const Circle& a, const Transform& transform_a, const PolygonView& b, const Transform& transform_b,
+                                     const CollideOptions& options) {
+  Manifold manifold;
+  collide_circle_with(a, transform_a, b, transform_b, options, manifold);
+  return manifold;
+}
+
+}  // namespace
+
+Manifold collide(const Circle& a, const Transform& transform_a, const Circle& b, const Transform& transform_b, const CollideOptions& options) {
+  Manifold manifold;
+  collide_circles(a, transform_a, b, transform_b, options, manifold);
+  return manifold;
 }
 Manifold collide(const Circle& a, const Transform& transform_a, const Capsule& b, const Transform& transform_b, const CollideOptions& options) {
-  return collide_circle_with(a, transform_a, SegmentCore(b.a, b.b).view(b.radius), transform_b, options);
+  return collide_circle_polygon_view(a, transform_a, SegmentCore(b.a, b.b).view(b.radius), transform_b, options);
 }
 Manifold collide(const Circle& a, const Transform& transform_a, const Segment& b, const Transform& transform_b, const CollideOptions& options) {
-  return collide_circle_with(a, transform_a, SegmentCore(b.a, b.b).view(0), transform_b, options);
+  return collide_circle_polygon_view(a, transform_a, SegmentCore(b.a, b.b).view(0), transform_b, options);
 }
 Manifold collide(const Circle& a, const Transform& transform_a, const Polygon& b, const Transform& transform_b, const CollideOptions& options) {
-  return collide_circle_with(a, transform_a, detail::view_of(b), transform_b, options);
+  return collide_circle_polygon_view(a, transform_a, detail::view_of(b), transform_b, options);
 }
 Manifold collide(const Capsule& a, const Transform& transform_a, const Capsule& b, const Transform& transform_b, const CollideOptions& options) {
   return collide_polygon_views(SegmentCore(a.a, a.b).view(a.radius), transform_a, SegmentCore(b.a, b.b).view(b.radius), transform_b, options);

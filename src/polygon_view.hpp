@@ -71,9 +71,10 @@ struct SatAxes {
   SatAxis of_b;  // B's edge normal with the largest separation, normal in A's frame (pointing from B to A)
 };
 // When A's best axis already separates by more than `enough`, B's axes are skipped (of_b is then
-// the lowest possible separation).
-SatAxes find_separating_axes(const PolygonView& a, const PolygonView& b, const Transform& b_to_a, std::vector<SatAxis>* trace,
-                             Real enough);
+// the lowest possible separation). Written into `axes` field by field, so the caller reads the
+// fields straight from those stores rather than through a copied whole.
+void find_separating_axes(const PolygonView& a, const PolygonView& b, const Transform& b_to_a, std::vector<SatAxis>* trace, Real enough,
+                          SatAxes& axes);
 
 // Clipping against a chosen reference face (edge `reference_edge` of `reference`): the incident
 // edge of `incident` most opposed to the face normal is clipped to the face's side planes; ends
@@ -81,8 +82,16 @@ SatAxes find_separating_axes(const PolygonView& a, const PolygonView& b, const T
 // reference frame, normal from reference to incident; empty when the incident edge lies beside
 // the face. The touching band is the contact tolerance of the face's and the incident edge's
 // vertices. `flipped_roles` is recorded in the feature ids (true when the reference is shape B).
-Manifold clip_incident_edge(const PolygonView& reference, int reference_edge, const PolygonView& incident,
-                            const Transform& incident_to_reference, const CollideOptions& options, bool flipped_roles);
+// The points are appended to `manifold`, which the caller passes empty.
+void clip_incident_edge(const PolygonView& reference, int reference_edge, const PolygonView& incident, const Transform& incident_to_reference,
+                        const CollideOptions& options, bool flipped_roles, Manifold& manifold);
+
+// Moves a manifold computed in a shape's frame into the frame `placement` maps that one to (the
+// world, for a manifold in A's frame placed by A's transform), in place.
+inline void place_manifold(Manifold& manifold, const Transform& placement) {
+  manifold.normal = rotate(placement.rotation, manifold.normal);
+  for (int i = 0; i < manifold.point_count; ++i) manifold.points[i].point = transform_point(placement, manifold.points[i].point);
+}
 
 // The feature id of a contact point (see FeatureId in manifold.hpp).
 enum class ContactKind : std::uint64_t { clipped = 0, closest_points = 1, circle = 2 };

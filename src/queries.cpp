@@ -127,13 +127,6 @@ void manifolds_in_frame_of_a(const Shape& a, const Shape& b, const Transform& b_
   });
 }
 
-/// A manifold of A's frame in world coordinates.
-Manifold to_world(Manifold manifold, const Transform& transform_a) {
-  manifold.normal = rotate(transform_a.rotation, manifold.normal);
-  for (int i = 0; i < manifold.point_count; ++i) manifold.points[i].point = transform_point(transform_a, manifold.points[i].point);
-  return manifold;
-}
-
 /// The touching band of one manifold point (A's frame).
 Real point_tolerance(const ManifoldPoint& point) { return contact_tolerance(coordinate_magnitude(point.point)); }
 
@@ -374,7 +367,7 @@ void contact_manifolds(const Shape& a, const Transform& transform_a, const Shape
   }
   const std::size_t first = manifolds.size();
   manifolds_in_frame_of_a(a, b, inverse_compose(transform_a, transform_b), manifolds, options);
-  for (std::size_t i = first; i < manifolds.size(); ++i) manifolds[i].manifold = to_world(manifolds[i].manifold, transform_a);
+  for (std::size_t i = first; i < manifolds.size(); ++i) detail::place_manifold(manifolds[i].manifold, transform_a);
 }
 
 std::optional<Penetration> penetration(const Shape& a, const Transform& transform_a, const Shape& b, const Transform& transform_b) {

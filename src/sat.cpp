@@ -64,10 +64,13 @@ SatAxis walk_edge_axes(const PolygonView& reference, const PolygonView& other, c
   return best;
 }
 
-SatAxis best_edge_axis(const PolygonView& reference, const PolygonView& other, const Transform& other_to_reference,
-                       int shape, std::vector<SatAxis>* trace) {
+// Writes the axis field by field into `best`: the caller reads the fields, and a whole-struct
+// copy of a result just written field by field would wait for those stores to reach memory.
+void best_edge_axis(const PolygonView& reference, const PolygonView& other, const Transform& other_to_reference, int shape,
+                    std::vector<SatAxis>* trace, SatAxis& best) {
   if (reference.count() > polygon_inline_capacity || other.count() > polygon_inline_capacity) {
-    return walk_edge_axes(reference, other, other_to_reference, shape, trace);
+    best = walk_edge_axes(reference, other, other_to_reference, shape, trace);
+    return;
   }
   // Small: `other`'s vertices moved into the reference frame once, as a row of x and a row of y
   // padded to a multiple of 4 with copies of vertex 0 (a repeated vertex changes no minimum); then
@@ -86,7 +89,8 @@ SatAxis best_edge_axis(const PolygonView& reference, const PolygonView& other, c
     placed_x[j] = placed_x[0];
     placed_y[j] = placed_y[0];
   }
-  SatAxis best{-std::numeric_limits<Real>::max(), {}, shape, 0};
+  Real best_separation = -std::numeric_limits<Real>::max();
+  int best_edge = 0;
   for (int i = 0; i < reference.count(); ++i) {
     const Vec2 normal = reference.normals[i];
     std::array<Real, lanes> nearest;
@@ -97,9 +101,15 @@ SatAxis best_edge_axis(const PolygonView& reference, const PolygonView& other, c
     const Real nearest_extent = std::min(std::min(nearest[0], nearest[1]), std::min(nearest[2], nearest[3]));
     const Real separation = nearest_extent - dot(normal, reference.vertices[i]);
     if (trace != nullptr) trace->push_back({separation, normal, shape, i});
-    if (separation > best.separation) best = {separation, normal, shape, i};
+    if (separation > best_separation) {
+      best_separation = separation;
+      best_edge = i;
+    }
   }
-  return best;
+  best.separation = best_separation;
+  best.normal = reference.normals[best_edge];
+  best.shape = shape;
+  best.edge = best_edge;
 }
 
 struct RectangleFrame {
@@ -116,7 +126,7 @@ RectangleFrame rectangle_frame(const Polygon& rectangle) {
 }
 
 // Both rectangles: A's axes and B's axes with projected half extents, no vertex visits.
-SatAxes rectangle_axes(const Polygon& a, const Polygon& b, const Transform& b_to_a, std::vector<SatAxis>* trace) {
+void rectangle_axes(const Polygon& a, const Polygon& b, const Transform& b_to_a, std::vector<SatAxis>* trace, SatAxes& axes) {
   const RectangleFrame frame_a = rectangle_frame(a);
   RectangleFrame frame_b = rectangle_frame(b);
   frame_b.center = transform_point(b_to_a, frame_b.center);
@@ -125,8 +135,8 @@ SatAxes rectangle_axes(const Polygon& a, const Polygon& b, const Transform& b_to
   auto projected = [](const RectangleFrame& frame, Vec2 axis) {
     return frame.half_extents[0] * std::abs(dot(axis, frame.axes[0])) + frame.half_extents[1] * std::abs(dot(axis, frame.axes[1]));
   };
-  auto axis_of = [&](const RectangleFrame& own, const RectangleFrame& other, Vec2 toward_other, int shape) {
-    SatAxis best{-std::numeric_limits<Real>::max(), {}, shape, 0};
+  auto axis_of = [&](const RectangleFrame& own, const RectangleFrame& other, Vec2 toward_other, int shape, SatAxis& best) {
+    best = {-std::numeric_limits<Real>::max(), {}, shape, 0};
     for (int k = 0; k < 2; ++k) {
       const Real along = dot(own.axes[k], toward_other);
       const SatAxis axis{std::abs(along) - own.half_extents[k] - projected(other, own.axes[k]),
@@ -134,38 +144,38 @@ SatAxes rectangle_axes(const Polygon& a, const Polygon& b, const Transform& b_to
       if (trace != nullptr) trace->push_back(axis);
       if (axis.separation > best.separation) best = axis;
     }
-    return best;
   };
-  return {axis_of(frame_a, frame_b, offset, 0), axis_of(frame_b, frame_a, -offset, 1)};
+  axis_of(frame_a, frame_b, offset, 0, axes.of_a);
+  axis_of(frame_b, frame_a, -offset, 1, axes.of_b);
 }
 
 }  // namespace
 
-SatAxes find_separating_axes(const PolygonView& a, const PolygonView& b, const Transform& b_to_a, std::vector<SatAxis>* trace,
-                             Real enough) {
+void find_separating_axes(const PolygonView& a, const PolygonView& b, const Transform& b_to_a, std::vector<SatAxis>* trace, Real enough,
+                          SatAxes& axes) {
   if (a.polygon != nullptr && b.polygon != nullptr && a.polygon->is_rectangle() && b.polygon->is_rectangle()) {
-    return rectangle_axes(*a.polygon, *b.polygon, b_to_a, trace);
+    rectangle_axes(*a.polygon, *b.polygon, b_to_a, trace, axes);
+    return;
   }
   const Transform a_to_b = inverse_compose(b_to_a, Transform{});
-  SatAxes axes{best_edge_axis(a, b, b_to_a, 0, trace), {}};
+  best_edge_axis(a, b, b_to_a, 0, trace, axes.of_a);
   if (axes.of_a.separation > enough) {  // separated by more than the caller needs: B's axes cannot change that
     axes.of_b = {-std::numeric_limits<Real>::max(), {}, 1, 0};
-    return axes;
+    return;
   }
   const std::size_t first_of_b = trace != nullptr ? trace->size() : 0;
-  axes.of_b = best_edge_axis(b, a, a_to_b, 1, trace);
+  best_edge_axis(b, a, a_to_b, 1, trace, axes.of_b);
   if (trace != nullptr) {  // B's normals were recorded in B's frame; turn them into A's
     for (std::size_t i = first_of_b; i < trace->size(); ++i) (*trace)[i].normal = rotate(b_to_a.rotation, (*trace)[i].normal);
   }
   axes.of_b.normal = rotate(b_to_a.rotation, axes.of_b.normal);
-  return axes;
 }
 
 }  // namespace detail
 
 SatAxis sat(const Polygon& a, const Polygon& b, const Transform& b_to_a, std::vector<SatAxis>* trace) {
-  const detail::SatAxes axes =
-      detail::find_separating_axes(detail::view_of(a), detail::view_of(b), b_to_a, trace, std::numeric_limits<Real>::max());
+  detail::SatAxes axes;
+  detail::find_separating_axes(detail::view_of(a), detail::view_of(b), b_to_a, trace, std::numeric_limits<Real>::max(), axes);
   return axes.of_b.separation > axes.of_a.separation ? axes.of_b : axes.of_a;
 }
 

@@ -130,7 +130,7 @@ Manifold collide_on_outside_face(const Compound& compound, int child, const Poly
   const PolygonView reference = view_of(piece);
   Manifold manifold;
   auto clip_against = [&](const PolygonView& incident) {
-    manifold = clip_incident_edge(reference, best_face, incident, other_to_piece, options, false);
+    clip_incident_edge(reference, best_face, incident, other_to_piece, options, false, manifold);
   };
   auto point_against = [&](Vec2 center_in_other, Real radius) {  // a point core: project it onto the face
     const Vec2 center = transform_point(other_to_piece, center_in_other);
@@ -157,8 +157,7 @@ Manifold collide_on_outside_face(const Compound& compound, int child, const Poly
     const Vec2 normal = piece.normals()[best_face];
     point_against(other.support(inverse_rotate(other_to_piece.rotation, -normal)), other.rounding_radius());
   }
-  manifold.normal = rotate(placed.rotation, manifold.normal);
-  for (int i = 0; i < manifold.point_count; ++i) manifold.points[i].point = transform_point(placed, manifold.points[i].point);
+  place_manifold(manifold, placed);
   return manifold;
 }
 
