@@ -46,13 +46,20 @@ class UninitializedArray {
   };
 };
 
-/// A support point of D = B - A along `direction` (A's frame).
+/// A support point of D = B - A along `direction` (A's frame), written into `vertex` field by
+/// field: GJK writes it straight into its simplex's next slot, where a copy of a returned
+/// vertex would wait for the stores that made it.
 template <ConvexSupport A, ConvexSupport B>
-MinkowskiVertex minkowski_support(const A& a, const B& b, const Transform& b_to_a, Vec2 direction) {
-  MinkowskiVertex vertex;
+void minkowski_support(const A& a, const B& b, const Transform& b_to_a, Vec2 direction, MinkowskiVertex& vertex) {
   vertex.point_a = a.support(-direction);
   vertex.point_b = transformed_support(b, b_to_a, direction);
   vertex.point = vertex.point_b - vertex.point_a;
+}
+/// The same, returned.
+template <ConvexSupport A, ConvexSupport B>
+MinkowskiVertex minkowski_support(const A& a, const B& b, const Transform& b_to_a, Vec2 direction) {
+  MinkowskiVertex vertex;
+  minkowski_support(a, b, b_to_a, direction, vertex);
   return vertex;
 }
 
@@ -73,20 +80,21 @@ inline Real simplex_tolerance(const Simplex& simplex, const Transform& b_to_a, R
 /// Reduces `simplex` to the sub-simplex whose Voronoi region holds the origin and returns the
 /// closest point to the origin, with the barycentric weight of each remaining vertex.
 inline Vec2 reduce_simplex(Simplex& simplex, std::array<Real, 3>& weights) {
+  // The kept vertices move to the front, only those not already there (a vertex just added by the
+  // support search is still being written, and copying it whole waits for those stores).
   auto keep_vertex = [&](int index) {
-    simplex.vertices[0] = simplex.vertices[index];
+    if (index != 0) simplex.vertices[0] = simplex.vertices[index];
     simplex.count = 1;
     weights = {1, 0, 0};
     return simplex.vertices[0].point;
   };
-  auto keep_edge = [&](int first, int second, Real weight_first, Real weight_second) {
-    MinkowskiVertex p = simplex.vertices[first], q = simplex.vertices[second];
-    simplex.vertices[0] = p;
-    simplex.vertices[1] = q;
+  auto keep_edge = [&](int first, int second, Real weight_first, Real weight_second) {  // first < second
+    if (first != 0) simplex.vertices[0] = simplex.vertices[first];
+    if (second != 1) simplex.vertices[1] = simplex.vertices[second];
     simplex.count = 2;
     Real total = weight_first + weight_second;
     weights = {weight_first / total, weight_second / total, 0};
-    return weights[0] * p.point + weights[1] * q.point;
+    return weights[0] * simplex.vertices[0].point + weights[1] * simplex.vertices[1].point;
   };
   const Vec2 w1 = simplex.vertices[0].point;
   if (simplex.count == 1) {
@@ -165,7 +173,7 @@ GjkResult gjk(const A& a, const B& b, const Transform& b_to_a, const GjkOptions&
   } else {
     Vec2 toward_origin = -b_to_a.position;
     if (length_squared(toward_origin) == 0) toward_origin = {1, 0};
-    simplex.vertices[0] = detail::minkowski_support(a, b, b_to_a, toward_origin);
+    detail::minkowski_support(a, b, b_to_a, toward_origin, simplex.vertices[0]);
     simplex.count = 1;
     result.iterations = 1;
   }
@@ -183,6 +191,10 @@ GjkResult gjk(const A& a, const B& b, const Transform& b_to_a, const GjkOptions&
       result.overlapping = true;
       break;
     }
+    // The search direction, from the origin toward `closest`. The support search takes it at any
+    // length (its choice does not depend on the length), so the unit `direction` is worked out
+    // beside the search rather than before it, off the iteration's chain of dependent steps.
+    Vec2 search = closest;
     closest_length = std::sqrt(closest_squared);
     direction = (Real(1) / closest_length) * closest;
     if (simplex.count == 2) {
@@ -193,7 +205,8 @@ GjkResult gjk(const A& a, const B& b, const Transform& b_to_a, const GjkOptions&
       const Vec2 first = simplex.vertices[0].point, edge = simplex.vertices[1].point - first;
       const Real side = cross(edge, first);
       if (side != 0) {
-        direction = normalize(side > 0 ? left_perpendicular(edge) : right_perpendicular(edge));
+        search = side > 0 ? left_perpendicular(edge) : right_perpendicular(edge);
+        direction = normalize(search);
         closest_length = dot(direction, first);
       }
     }
@@ -201,7 +214,10 @@ GjkResult gjk(const A& a, const B& b, const Transform& b_to_a, const GjkOptions&
       result.status = IterationStatus::iteration_cap;
       break;
     }
-    const MinkowskiVertex next = detail::minkowski_support(a, b, b_to_a, -direction);
+    // Into the slot after the simplex (it holds at most two vertices here); kept only when it
+    // brings progress.
+    MinkowskiVertex& next = simplex.vertices[simplex.count];
+    detail::minkowski_support(a, b, b_to_a, -search, next);
     ++result.iterations;
     const Real lower_bound = dot(next.point, direction);  // every point of D is at least this far
     if (options.separation_limit >= 0 && lower_bound > options.separation_limit + result.tolerance) {
@@ -213,7 +229,7 @@ GjkResult gjk(const A& a, const B& b, const Transform& b_to_a, const GjkOptions&
     bool repeated = false;
     for (int i = 0; i < simplex.count; ++i) repeated = repeated || simplex.vertices[i].point == next.point;
     if (repeated) break;
-    simplex.vertices[simplex.count++] = next;
+    ++simplex.count;
   }
 
   for (int i = 0; i < simplex.count; ++i) {
