@@ -1,8 +1,9 @@
 // raycast.cpp — ray casts against every shape.
 //
 // Outline: classify the ray's origin (inside: a hit at 0 flagged `inside`; on the surface: a hit
-// at 0 unless heading outward), with closest_point, or for an unrounded polygon from the clip's
-// own edge offsets. From outside, in the shape's local frame: a circle solves |o + t d - c| = r;
+// at 0 unless heading outward), with closest_point, or for a circle from the origin's squared
+// distance from the centre, or for an unrounded polygon from the clip's own edge offsets. From
+// outside, in the shape's local frame: a circle solves |o + t d - c| = r along the unit direction;
 // a segment intersects two lines (cross products); an unrounded polygon clips the ray against
 // every edge's half-plane in one pass (Cyrus & Beck, "Generalized two- and three-dimensional
 // clipping", 1978): entering edges raise the lower bound, leaving edges lower the upper bound,
@@ -55,26 +56,35 @@ StartResult classify_start(const S& shape, const Transform& transform, const Ray
   return {};
 }
 
-/// The nearer fraction t >= 0 at which origin + t direction meets the circle |p - center| = radius
-/// (all in one frame), or none. Circles and the rounded corners of capsules and polygons use it.
-std::optional<Real> ray_circle_fraction(Vec2 origin, Vec2 direction, Vec2 center, Real radius) {
-  // |from_center + s unit|^2 = r^2 along the unit direction (products of two lengths only, so
-  // no overflow up to coordinate_limit): the nearer root is s = -along - sqrt(r^2 - across^2),
-  // with `along` and `across` the parts of from_center along the ray and across it. The misses
-  // are told first without a root: a ray heading away from the centre (its nearer root is behind
-  // the origin), then one passing farther than the radius from it (compared squared).
+/// Where a ray first meets a circle: its fraction t >= 0, and the point's offset from the centre
+/// (of length radius: the outward normal scaled by the radius).
+struct RayCircleHit {
+  Real fraction;
+  Vec2 from_center;
+};
+
+/// The nearer point at which origin + t direction meets the circle |p - center| = radius (all in
+/// one frame), t >= 0, or none. Circles and the rounded corners of capsules and polygons use it.
+std::optional<RayCircleHit> ray_circle_hit(Vec2 origin, Vec2 direction, Vec2 center, Real radius) {
+  // Along the unit direction u (products of two lengths only, so no overflow up to
+  // coordinate_limit), from_center = along u + across left_perpendicular(u), and the nearer root
+  // of |from_center + s u| = r is s = -along - half_chord, half_chord = sqrt(r^2 - across^2)
+  // taken as (r - |across|)(r + |across|), with no cancellation. The misses are told before that
+  // root: a ray heading away from the centre (its nearer root is behind the origin), then one
+  // passing farther than the radius from it. The hit's offset from the centre is
+  // across left_perpendicular(u) - half_chord u.
   const Vec2 from_center = origin - center;
   if (dot(from_center, direction) > 0) return std::nullopt;
   const Real direction_length = length(direction);
   if (!(direction_length > 0)) return std::nullopt;
-  const Vec2 unit = (Real(1) / direction_length) * direction;
-  const Real along = dot(from_center, unit);
-  const Vec2 across_center = from_center - along * unit;
-  if (length_squared(across_center) > radius * radius) return std::nullopt;
-  const Real across = length(across_center);  // (r - across)(r + across): no cancellation in r^2 - across^2
-  const Real fraction = (-along - std::sqrt((radius - across) * (radius + across))) / direction_length;
-  if (fraction < 0) return std::nullopt;
-  return fraction;
+  const Real inverse_length = Real(1) / direction_length;
+  const Vec2 unit = inverse_length * direction;
+  const Real across = cross(unit, from_center), across_distance = std::abs(across);
+  if (across_distance > radius) return std::nullopt;
+  const Real half_chord = std::sqrt((radius - across_distance) * (radius + across_distance));
+  const Real distance = -dot(from_center, unit) - half_chord;
+  if (distance < 0) return std::nullopt;
+  return RayCircleHit{distance * inverse_length, across * left_perpendicular(unit) - half_chord * unit};
 }
 
 /// A ray from outside against a rounded core (a capsule's segment or a rounded polygon's), exact:
@@ -101,12 +111,11 @@ std::optional<RayHit> cast_rounded_core(const detail::PolygonView& core, const T
         best_normal = normal;
       }
     }
-    if (const std::optional<Real> fraction = ray_circle_fraction(origin, direction, v1, core.radius); fraction && *fraction < best) {
-      const Vec2 from_vertex = origin + *fraction * direction - v1;
+    if (const std::optional<RayCircleHit> hit = ray_circle_hit(origin, direction, v1, core.radius); hit && hit->fraction < best) {
       const Vec2 before = v1 - core.vertices[core.previous(i)];
-      if (dot(from_vertex, along) <= 0 && dot(from_vertex, before) >= 0) {  // the vertex's own region
-        best = *fraction;
-        best_normal = normalize(from_vertex);
+      if (dot(hit->from_center, along) <= 0 && dot(hit->from_center, before) >= 0) {  // the vertex's own region
+        best = hit->fraction;
+        best_normal = normalize(hit->from_center);
       }
     }
   }
@@ -117,19 +126,26 @@ std::optional<RayHit> cast_rounded_core(const detail::PolygonView& core, const T
 }  // namespace
 
 std::optional<RayHit> raycast(const Circle& shape, const Transform& transform, const Ray& ray) {
-  // An origin farther from the centre than the radius plus the touching band (compared squared,
-  // in the circle's frame) is outside, and the cast runs at once; only one nearer is classified.
+  // The origin is classified in the circle's frame by its squared distance from the centre: beyond
+  // the radius plus the touching band it is outside and the cast runs at once; only one nearer
+  // takes a root, for its signed distance from the surface and the surface normal there.
   const Vec2 origin = inverse_transform_point(transform, ray.origin);
   const Vec2 direction = inverse_rotate(transform.rotation, ray.translation);
-  const Real outside_beyond = shape.radius + ray_tolerance(shape, origin, direction, ray.max_fraction);
-  if (length_squared(origin - shape.center) <= outside_beyond * outside_beyond) {
-    if (StartResult start = classify_start(shape, transform, ray); start.decided) return start.hit;
-  } else if (!(ray.max_fraction > 0)) {
-    return std::nullopt;
+  const Vec2 from_center = origin - shape.center;
+  const Real tolerance = ray_tolerance(shape, origin, direction, ray.max_fraction);
+  const Real outside_beyond = shape.radius + tolerance;
+  if (length_squared(from_center) <= outside_beyond * outside_beyond) {
+    const Real center_distance = length(from_center);
+    if (center_distance - shape.radius < -tolerance) return RayHit{0, ray.origin, {}, true};
+    const Vec2 normal = center_distance > 0 ? (Real(1) / center_distance) * from_center : Vec2{1, 0};
+    if (dot(direction, normal) > 0) return std::nullopt;  // leaving a convex shape from its surface: nothing ahead
+    return RayHit{0, ray.origin, rotate(transform.rotation, normal), false};
   }
-  const std::optional<Real> fraction = ray_circle_fraction(origin, direction, shape.center, shape.radius);
-  if (!fraction || *fraction > ray.max_fraction) return std::nullopt;
-  return to_world(ray, transform, *fraction, normalize(origin + *fraction * direction - shape.center));
+  if (!(ray.max_fraction > 0)) return std::nullopt;
+  const std::optional<RayCircleHit> hit = ray_circle_hit(origin, direction, shape.center, shape.radius);
+  if (!hit || hit->fraction > ray.max_fraction) return std::nullopt;
+  // The offset's length is the radius to round-off, so dividing by it normalises without a root.
+  return to_world(ray, transform, hit->fraction, shape.radius > 0 ? (Real(1) / shape.radius) * hit->from_center : Vec2{});
 }
 
 std::optional<RayHit> raycast(const Capsule& shape, const Transform& transform, const Ray& ray) {
