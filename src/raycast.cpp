@@ -190,52 +190,61 @@ std::optional<RayHit> raycast(const Polygon& shape, const Transform& transform, 
   }
   const Vec2 origin = inverse_transform_point(transform, ray.origin);
   const Vec2 direction = inverse_rotate(transform.rotation, ray.translation);
-  // One pass over the edges classifies the origin and clips the ray. Touching within the
-  // size-scaled tolerance counts: the ray is clipped against the edges pushed out by it, so a ray
-  // grazing a vertex or running along an edge hits even when round-off puts it a hair outside;
-  // the fraction reported is the entering edge's own (unwidened) crossing. The edge offsets
-  // dot(n, v - o) are the origin's depth inside each edge's line, so their least one classifies
-  // the origin: above the tolerance it is inside (a hit at 0); within the tolerance of every
-  // line (on the surface, or a hair outside near a vertex) is rare and decided by the origin's
-  // closest point as for the other shapes.
+  // One pass over the edges clips the ray. Touching within the size-scaled tolerance counts: the
+  // ray is clipped against the edges pushed out by it, so a ray grazing a vertex or running along
+  // an edge hits even when round-off puts it a hair outside; the fraction reported is the entering
+  // edge's own (unwidened) crossing. When no edge was entered, the origin lies inside every
+  // edge's line or less than the tolerance outside it, and the least of the edge offsets
+  // dot(n, v - o) (its depth inside each line) classifies it: above the tolerance it is inside (a hit at 0); within
+  // the tolerance of every line (on the surface, or a hair outside near a vertex) is rare and
+  // decided by the origin's closest point as for the other shapes.
   const Real tolerance = ray_tolerance(shape, origin, direction, ray.max_fraction);
   const auto vertices = shape.vertices();
   const auto normals = shape.normals();
   const int count = shape.count();
-  // The clip against the edges widened by `widening`: the entering edge and its crossing, or -1
-  // when no edge was entered (the origin lies within the widening of every edge's line), or -2
-  // when the ray misses.
+  // The origin's depth inside edge i's line.
+  auto offset_of = [&](int i) { return dot(normals[i], vertices[i] - origin); };
+  // The clip against the edges widened by `widening`: the entering edge, its offset and approach
+  // (its crossing is their quotient, taken once for the hit), or -1 when no edge was entered (the
+  // origin lies within the widening of every edge's line), or -2 when the ray misses.
   struct Clip {
     int entering_edge = -2;
-    Real crossing = 0;
-    Real least_offset = 0;
+    Real entering_offset = 0;
+    Real entering_approach = 0;
+    Real crossing() const { return entering_offset / entering_approach; }
   };
   auto clip = [&](Real widening) {
-    Clip result{-1, 0, std::numeric_limits<Real>::max()};
+    Clip result{-1, 0, 0};
     Real lower = 0, upper = ray.max_fraction;
     for (int i = 0; i < count; ++i) {
       // The ray is inside edge i's (widened) half-plane while offset + widening - t approach >= 0.
-      const Real offset = dot(normals[i], vertices[i] - origin), approach = dot(normals[i], direction);
-      result.least_offset = std::min(result.least_offset, offset);
+      // The bounds only meet when one of them moves, so they are compared only then.
+      const Real offset = offset_of(i), approach = dot(normals[i], direction);
       if (approach < 0) {  // entering through edge i beyond its crossing
         if (offset + widening < lower * approach) {  // (offset + widening) / approach > lower, without dividing
           lower = (offset + widening) / approach;
           result.entering_edge = i;
-          result.crossing = offset / approach;
+          result.entering_offset = offset;
+          result.entering_approach = approach;
+          if (upper < lower) return Clip{};
         }
       } else if (approach > 0) {  // leaving through edge i
-        if (offset + widening < upper * approach) upper = (offset + widening) / approach;
+        if (offset + widening < upper * approach) {
+          upper = (offset + widening) / approach;
+          if (upper < lower) return Clip{};
+        }
       } else if (offset + widening < 0) {
         return Clip{};  // parallel and outside this edge
       }
-      if (upper < lower) return Clip{};
     }
     return result;
   };
   Clip found = clip(tolerance);
   if (found.entering_edge == -2) return std::nullopt;
   if (found.entering_edge == -1) {
-    if (found.least_offset > tolerance) return RayHit{0, ray.origin, {}, true};  // inside
+    Real least_offset = std::numeric_limits<Real>::max();
+    for (int i = 0; i < count; ++i) least_offset = std::min(least_offset, offset_of(i));
+    if (least_offset > tolerance) return RayHit{0, ray.origin, {}, true};  // inside
     if (StartResult start = classify_start(shape, transform, ray); start.decided) return start.hit;
     found = clip(0);  // outside by more than the tolerance, near a sharp vertex
     if (found.entering_edge < 0) return std::nullopt;
@@ -244,14 +253,16 @@ std::optional<RayHit> raycast(const Polygon& shape, const Transform& transform, 
   // a crossing of the entering edge's line beyond one of its ends by more than the tolerance is
   // a false hit, and the ray is clipped again against the edges themselves.
   const Vec2 start_vertex = vertices[found.entering_edge], end_vertex = vertices[found.entering_edge + 1 == count ? 0 : found.entering_edge + 1];
-  const Vec2 point = origin + found.crossing * direction;
+  Real crossing = found.crossing();
+  const Vec2 point = origin + crossing * direction;
   const Real along = dot(point - start_vertex, end_vertex - start_vertex);
-  if (found.crossing > 0 && ((along < 0 && length_squared(point - start_vertex) > tolerance * tolerance) ||
+  if (crossing > 0 && ((along < 0 && length_squared(point - start_vertex) > tolerance * tolerance) ||
       (along > length_squared(end_vertex - start_vertex) && length_squared(point - end_vertex) > tolerance * tolerance))) {
     found = clip(0);
     if (found.entering_edge < 0) return std::nullopt;
+    crossing = found.crossing();
   }
-  return to_world(ray, transform, std::clamp(found.crossing, Real(0), ray.max_fraction), normals[found.entering_edge]);
+  return to_world(ray, transform, std::clamp(crossing, Real(0), ray.max_fraction), normals[found.entering_edge]);
 }
 
 std::optional<RayHit> raycast(const Shape& shape, const Transform& transform, const Ray& ray) {
