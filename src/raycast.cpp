@@ -36,16 +36,15 @@ struct StartResult {
 
 /// The band within which a ray's start counts as on the surface, and a ray grazing a vertex or
 /// running along an edge counts as touching: the contact tolerance of the coordinates the cast
-/// uses in the shape's frame (the shape's reach, the ray's two ends).
-template <class S>
-Real ray_tolerance(const S& shape, Vec2 local_origin, Vec2 local_direction, Real max_fraction) {
-  return contact_tolerance(size_scale(shape) + coordinate_magnitude(local_origin) + coordinate_magnitude(local_origin + max_fraction * local_direction));
+/// uses in the shape's frame (the shape's reach, its size_scale, and the ray's two ends).
+Real ray_tolerance(Real reach, Vec2 local_origin, Vec2 local_direction, Real max_fraction) {
+  return contact_tolerance(reach + coordinate_magnitude(local_origin) + coordinate_magnitude(local_origin + max_fraction * local_direction));
 }
 
 template <class S>
 StartResult classify_start(const S& shape, const Transform& transform, const Ray& ray) {
   const PointProjection start = closest_point(shape, transform, ray.origin);
-  const Real tolerance = ray_tolerance(shape, inverse_transform_point(transform, ray.origin), inverse_rotate(transform.rotation, ray.translation),
+  const Real tolerance = ray_tolerance(size_scale(shape), inverse_transform_point(transform, ray.origin), inverse_rotate(transform.rotation, ray.translation),
                                        ray.max_fraction);
   if (start.signed_distance < -tolerance) return {true, RayHit{0, ray.origin, {}, true}};
   if (start.signed_distance <= tolerance) {
@@ -128,18 +127,25 @@ std::optional<RayHit> cast_rounded_core(const detail::PolygonView& core, const T
 std::optional<RayHit> raycast(const Circle& shape, const Transform& transform, const Ray& ray) {
   // The origin is classified in the circle's frame by its squared distance from the centre: beyond
   // the radius plus the touching band it is outside and the cast runs at once; only one nearer
-  // takes a root, for its signed distance from the surface and the surface normal there.
+  // takes a root, for its signed distance from the surface and the surface normal there. The band
+  // itself (size_scale takes a root) is computed only for an origin within a bound of it, the
+  // band with |center|_1 >= |center| for the centre's distance.
   const Vec2 origin = inverse_transform_point(transform, ray.origin);
   const Vec2 direction = inverse_rotate(transform.rotation, ray.translation);
   const Vec2 from_center = origin - shape.center;
-  const Real tolerance = ray_tolerance(shape, origin, direction, ray.max_fraction);
-  const Real outside_beyond = shape.radius + tolerance;
-  if (length_squared(from_center) <= outside_beyond * outside_beyond) {
-    const Real center_distance = length(from_center);
-    if (center_distance - shape.radius < -tolerance) return RayHit{0, ray.origin, {}, true};
-    const Vec2 normal = center_distance > 0 ? (Real(1) / center_distance) * from_center : Vec2{1, 0};
-    if (dot(direction, normal) > 0) return std::nullopt;  // leaving a convex shape from its surface: nothing ahead
-    return RayHit{0, ray.origin, rotate(transform.rotation, normal), false};
+  auto within = [&](Real band) {
+    const Real outside_beyond = shape.radius + band;
+    return length_squared(from_center) <= outside_beyond * outside_beyond;
+  };
+  if (within(ray_tolerance(coordinate_magnitude(shape.center) + shape.radius, origin, direction, ray.max_fraction))) {
+    const Real tolerance = ray_tolerance(size_scale(shape), origin, direction, ray.max_fraction);
+    if (within(tolerance)) {
+      const Real center_distance = length(from_center);
+      if (center_distance - shape.radius < -tolerance) return RayHit{0, ray.origin, {}, true};
+      const Vec2 normal = center_distance > 0 ? (Real(1) / center_distance) * from_center : Vec2{1, 0};
+      if (dot(direction, normal) > 0) return std::nullopt;  // leaving a convex shape from its surface: nothing ahead
+      return RayHit{0, ray.origin, rotate(transform.rotation, normal), false};
+    }
   }
   if (!(ray.max_fraction > 0)) return std::nullopt;
   const std::optional<RayCircleHit> hit = ray_circle_hit(origin, direction, shape.center, shape.radius);
@@ -159,7 +165,7 @@ std::optional<RayHit> raycast(const Segment& shape, const Transform& transform, 
   const Vec2 direction = inverse_rotate(transform.rotation, ray.translation);
   const Vec2 along = shape.b - shape.a, to_start = shape.a - origin;
   const Real denominator = cross(direction, along);
-  const Real band = ray_tolerance(shape, origin, direction, ray.max_fraction), direction_length = length(direction);
+  const Real band = ray_tolerance(size_scale(shape), origin, direction, ray.max_fraction), direction_length = length(direction);
   const Real tolerance = band * direction_length;
   const Vec2 unit = (Real(1) / direction_length) * direction;
   // Parallel when the segment's far end strays less than the band from the ray's line (a test of
@@ -198,7 +204,7 @@ std::optional<RayHit> raycast(const Polygon& shape, const Transform& transform, 
   // dot(n, v - o) (its depth inside each line) classifies it: above the tolerance it is inside (a hit at 0); within
   // the tolerance of every line (on the surface, or a hair outside near a vertex) is rare and
   // decided by the origin's closest point as for the other shapes.
-  const Real tolerance = ray_tolerance(shape, origin, direction, ray.max_fraction);
+  const Real tolerance = ray_tolerance(size_scale(shape), origin, direction, ray.max_fraction);
   const auto vertices = shape.vertices();
   const auto normals = shape.normals();
   const int count = shape.count();
