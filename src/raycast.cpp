@@ -1,8 +1,9 @@
 // raycast.cpp — ray casts against every shape.
 //
 // Outline: classify the ray's origin (inside: a hit at 0 flagged `inside`; on the surface: a hit
-// at 0 unless heading outward), with closest_point, or for an unrounded polygon from the clip's
-// own edge offsets. From outside, in the shape's local frame: a circle solves |o + t d - c| = r;
+// at 0 unless heading outward), with closest_point, or for a circle from the origin's squared
+// distance from the centre, or for an unrounded polygon from the clip's own edge offsets. From
+// outside, in the shape's local frame: a circle solves |o + t d - c| = r along the unit direction;
 // a segment intersects two lines (cross products); an unrounded polygon clips the ray against
 // every edge's half-plane in one pass (Cyrus & Beck, "Generalized two- and three-dimensional
 // clipping", 1978): entering edges raise the lower bound, leaving edges lower the upper bound,
@@ -35,16 +36,15 @@ struct StartResult {
 
 /// The band within which a ray's start counts as on the surface, and a ray grazing a vertex or
 /// running along an edge counts as touching: the contact tolerance of the coordinates the cast
-/// uses in the shape's frame (the shape's reach, the ray's two ends).
-template <class S>
-Real ray_tolerance(const S& shape, Vec2 local_origin, Vec2 local_direction, Real max_fraction) {
-  return contact_tolerance(size_scale(shape) + coordinate_magnitude(local_origin) + coordinate_magnitude(local_origin + max_fraction * local_direction));
+/// uses in the shape's frame (the shape's reach, its size_scale, and the ray's two ends).
+Real ray_tolerance(Real reach, Vec2 local_origin, Vec2 local_direction, Real max_fraction) {
+  return contact_tolerance(reach + coordinate_magnitude(local_origin) + coordinate_magnitude(local_origin + max_fraction * local_direction));
 }
 
 template <class S>
 StartResult classify_start(const S& shape, const Transform& transform, const Ray& ray) {
   const PointProjection start = closest_point(shape, transform, ray.origin);
-  const Real tolerance = ray_tolerance(shape, inverse_transform_point(transform, ray.origin), inverse_rotate(transform.rotation, ray.translation),
+  const Real tolerance = ray_tolerance(size_scale(shape), inverse_transform_point(transform, ray.origin), inverse_rotate(transform.rotation, ray.translation),
                                        ray.max_fraction);
   if (start.signed_distance < -tolerance) return {true, RayHit{0, ray.origin, {}, true}};
   if (start.signed_distance <= tolerance) {
@@ -55,26 +55,35 @@ StartResult classify_start(const S& shape, const Transform& transform, const Ray
   return {};
 }
 
-/// The nearer fraction t >= 0 at which origin + t direction meets the circle |p - center| = radius
-/// (all in one frame), or none. Circles and the rounded corners of capsules and polygons use it.
-std::optional<Real> ray_circle_fraction(Vec2 origin, Vec2 direction, Vec2 center, Real radius) {
-  // |from_center + s unit|^2 = r^2 along the unit direction (products of two lengths only, so
-  // no overflow up to coordinate_limit): the nearer root is s = -along - sqrt(r^2 - across^2),
-  // with `along` and `across` the parts of from_center along the ray and across it. The misses
-  // are told first without a root: a ray heading away from the centre (its nearer root is behind
-  // the origin), then one passing farther than the radius from it (compared squared).
+/// Where a ray first meets a circle: its fraction t >= 0, and the point's offset from the centre
+/// (of length radius: the outward normal scaled by the radius).
+struct RayCircleHit {
+  Real fraction;
+  Vec2 from_center;
+};
+
+/// The nearer point at which origin + t direction meets the circle |p - center| = radius (all in
+/// one frame), t >= 0, or none. Circles and the rounded corners of capsules and polygons use it.
+std::optional<RayCircleHit> ray_circle_hit(Vec2 origin, Vec2 direction, Vec2 center, Real radius) {
+  // Along the unit direction u (products of two lengths only, so no overflow up to
+  // coordinate_limit), from_center = along u + across left_perpendicular(u), and the nearer root
+  // of |from_center + s u| = r is s = -along - half_chord, half_chord = sqrt(r^2 - across^2)
+  // taken as (r - |across|)(r + |across|), with no cancellation. The misses are told before that
+  // root: a ray heading away from the centre (its nearer root is behind the origin), then one
+  // passing farther than the radius from it. The hit's offset from the centre is
+  // across left_perpendicular(u) - half_chord u.
   const Vec2 from_center = origin - center;
   if (dot(from_center, direction) > 0) return std::nullopt;
   const Real direction_length = length(direction);
   if (!(direction_length > 0)) return std::nullopt;
-  const Vec2 unit = (Real(1) / direction_length) * direction;
-  const Real along = dot(from_center, unit);
-  const Vec2 across_center = from_center - along * unit;
-  if (length_squared(across_center) > radius * radius) return std::nullopt;
-  const Real across = length(across_center);  // (r - across)(r + across): no cancellation in r^2 - across^2
-  const Real fraction = (-along - std::sqrt((radius - across) * (radius + across))) / direction_length;
-  if (fraction < 0) return std::nullopt;
-  return fraction;
+  const Real inverse_length = Real(1) / direction_length;
+  const Vec2 unit = inverse_length * direction;
+  const Real across = cross(unit, from_center), across_distance = std::abs(across);
+  if (across_distance > radius) return std::nullopt;
+  const Real half_chord = std::sqrt((radius - across_distance) * (radius + across_distance));
+  const Real distance = -dot(from_center, unit) - half_chord;
+  if (distance < 0) return std::nullopt;
+  return RayCircleHit{distance * inverse_length, across * left_perpendicular(unit) - half_chord * unit};
 }
 
 /// A ray from outside against a rounded core (a capsule's segment or a rounded polygon's), exact:
@@ -101,12 +110,11 @@ std::optional<RayHit> cast_rounded_core(const detail::PolygonView& core, const T
         best_normal = normal;
       }
     }
-    if (const std::optional<Real> fraction = ray_circle_fraction(origin, direction, v1, core.radius); fraction && *fraction < best) {
-      const Vec2 from_vertex = origin + *fraction * direction - v1;
+    if (const std::optional<RayCircleHit> hit = ray_circle_hit(origin, direction, v1, core.radius); hit && hit->fraction < best) {
       const Vec2 before = v1 - core.vertices[core.previous(i)];
-      if (dot(from_vertex, along) <= 0 && dot(from_vertex, before) >= 0) {  // the vertex's own region
-        best = *fraction;
-        best_normal = normalize(from_vertex);
+      if (dot(hit->from_center, along) <= 0 && dot(hit->from_center, before) >= 0) {  // the vertex's own region
+        best = hit->fraction;
+        best_normal = normalize(hit->from_center);
       }
     }
   }
@@ -117,19 +125,33 @@ std::optional<RayHit> cast_rounded_core(const detail::PolygonView& core, const T
 }  // namespace
 
 std::optional<RayHit> raycast(const Circle& shape, const Transform& transform, const Ray& ray) {
-  // An origin farther from the centre than the radius plus the touching band (compared squared,
-  // in the circle's frame) is outside, and the cast runs at once; only one nearer is classified.
+  // The origin is classified in the circle's frame by its squared distance from the centre: beyond
+  // the radius plus the touching band it is outside and the cast runs at once; only one nearer
+  // takes a root, for its signed distance from the surface and the surface normal there. The band
+  // itself (size_scale takes a root) is computed only for an origin within a bound of it, the
+  // band with |center|_1 >= |center| for the centre's distance.
   const Vec2 origin = inverse_transform_point(transform, ray.origin);
   const Vec2 direction = inverse_rotate(transform.rotation, ray.translation);
-  const Real outside_beyond = shape.radius + ray_tolerance(shape, origin, direction, ray.max_fraction);
-  if (length_squared(origin - shape.center) <= outside_beyond * outside_beyond) {
-    if (StartResult start = classify_start(shape, transform, ray); start.decided) return start.hit;
-  } else if (!(ray.max_fraction > 0)) {
-    return std::nullopt;
+  const Vec2 from_center = origin - shape.center;
+  auto within = [&](Real band) {
+    const Real outside_beyond = shape.radius + band;
+    return length_squared(from_center) <= outside_beyond * outside_beyond;
+  };
+  if (within(ray_tolerance(coordinate_magnitude(shape.center) + shape.radius, origin, direction, ray.max_fraction))) {
+    const Real tolerance = ray_tolerance(size_scale(shape), origin, direction, ray.max_fraction);
+    if (within(tolerance)) {
+      const Real center_distance = length(from_center);
+      if (center_distance - shape.radius < -tolerance) return RayHit{0, ray.origin, {}, true};
+      const Vec2 normal = center_distance > 0 ? (Real(1) / center_distance) * from_center : Vec2{1, 0};
+      if (dot(direction, normal) > 0) return std::nullopt;  // leaving a convex shape from its surface: nothing ahead
+      return RayHit{0, ray.origin, rotate(transform.rotation, normal), false};
+    }
   }
-  const std::optional<Real> fraction = ray_circle_fraction(origin, direction, shape.center, shape.radius);
-  if (!fraction || *fraction > ray.max_fraction) return std::nullopt;
-  return to_world(ray, transform, *fraction, normalize(origin + *fraction * direction - shape.center));
+  if (!(ray.max_fraction > 0)) return std::nullopt;
+  const std::optional<RayCircleHit> hit = ray_circle_hit(origin, direction, shape.center, shape.radius);
+  if (!hit || hit->fraction > ray.max_fraction) return std::nullopt;
+  // The offset's length is the radius to round-off, so dividing by it normalises without a root.
+  return to_world(ray, transform, hit->fraction, shape.radius > 0 ? (Real(1) / shape.radius) * hit->from_center : Vec2{});
 }
 
 std::optional<RayHit> raycast(const Capsule& shape, const Transform& transform, const Ray& ray) {
@@ -143,7 +165,7 @@ std::optional<RayHit> raycast(const Segment& shape, const Transform& transform, 
   const Vec2 direction = inverse_rotate(transform.rotation, ray.translation);
   const Vec2 along = shape.b - shape.a, to_start = shape.a - origin;
   const Real denominator = cross(direction, along);
-  const Real band = ray_tolerance(shape, origin, direction, ray.max_fraction), direction_length = length(direction);
+  const Real band = ray_tolerance(size_scale(shape), origin, direction, ray.max_fraction), direction_length = length(direction);
   const Real tolerance = band * direction_length;
   const Vec2 unit = (Real(1) / direction_length) * direction;
   // Parallel when the segment's far end strays less than the band from the ray's line (a test of
@@ -174,52 +196,61 @@ std::optional<RayHit> raycast(const Polygon& shape, const Transform& transform, 
   }
   const Vec2 origin = inverse_transform_point(transform, ray.origin);
   const Vec2 direction = inverse_rotate(transform.rotation, ray.translation);
-  // One pass over the edges classifies the origin and clips the ray. Touching within the
-  // size-scaled tolerance counts: the ray is clipped against the edges pushed out by it, so a ray
-  // grazing a vertex or running along an edge hits even when round-off puts it a hair outside;
-  // the fraction reported is the entering edge's own (unwidened) crossing. The edge offsets
-  // dot(n, v - o) are the origin's depth inside each edge's line, so their least one classifies
-  // the origin: above the tolerance it is inside (a hit at 0); within the tolerance of every
-  // line (on the surface, or a hair outside near a vertex) is rare and decided by the origin's
-  // closest point as for the other shapes.
-  const Real tolerance = ray_tolerance(shape, origin, direction, ray.max_fraction);
+  // One pass over the edges clips the ray. Touching within the size-scaled tolerance counts: the
+  // ray is clipped against the edges pushed out by it, so a ray grazing a vertex or running along
+  // an edge hits even when round-off puts it a hair outside; the fraction reported is the entering
+  // edge's own (unwidened) crossing. When no edge was entered, the origin lies inside every
+  // edge's line or less than the tolerance outside it, and the least of the edge offsets
+  // dot(n, v - o) (its depth inside each line) classifies it: above the tolerance it is inside (a hit at 0); within
+  // the tolerance of every line (on the surface, or a hair outside near a vertex) is rare and
+  // decided by the origin's closest point as for the other shapes.
+  const Real tolerance = ray_tolerance(size_scale(shape), origin, direction, ray.max_fraction);
   const auto vertices = shape.vertices();
   const auto normals = shape.normals();
   const int count = shape.count();
-  // The clip against the edges widened by `widening`: the entering edge and its crossing, or -1
-  // when no edge was entered (the origin lies within the widening of every edge's line), or -2
-  // when the ray misses.
+  // The origin's depth inside edge i's line.
+  auto offset_of = [&](int i) { return dot(normals[i], vertices[i] - origin); };
+  // The clip against the edges widened by `widening`: the entering edge, its offset and approach
+  // (its crossing is their quotient, taken once for the hit), or -1 when no edge was entered (the
+  // origin lies within the widening of every edge's line), or -2 when the ray misses.
   struct Clip {
     int entering_edge = -2;
-    Real crossing = 0;
-    Real least_offset = 0;
+    Real entering_offset = 0;
+    Real entering_approach = 0;
+    Real crossing() const { return entering_offset / entering_approach; }
   };
   auto clip = [&](Real widening) {
-    Clip result{-1, 0, std::numeric_limits<Real>::max()};
+    Clip result{-1, 0, 0};
     Real lower = 0, upper = ray.max_fraction;
     for (int i = 0; i < count; ++i) {
       // The ray is inside edge i's (widened) half-plane while offset + widening - t approach >= 0.
-      const Real offset = dot(normals[i], vertices[i] - origin), approach = dot(normals[i], direction);
-      result.least_offset = std::min(result.least_offset, offset);
+      // The bounds only meet when one of them moves, so they are compared only then.
+      const Real offset = offset_of(i), approach = dot(normals[i], direction);
       if (approach < 0) {  // entering through edge i beyond its crossing
         if (offset + widening < lower * approach) {  // (offset + widening) / approach > lower, without dividing
           lower = (offset + widening) / approach;
           result.entering_edge = i;
-          result.crossing = offset / approach;
+          result.entering_offset = offset;
+          result.entering_approach = approach;
+          if (upper < lower) return Clip{};
         }
       } else if (approach > 0) {  // leaving through edge i
-        if (offset + widening < upper * approach) upper = (offset + widening) / approach;
+        if (offset + widening < upper * approach) {
+          upper = (offset + widening) / approach;
+          if (upper < lower) return Clip{};
+        }
       } else if (offset + widening < 0) {
         return Clip{};  // parallel and outside this edge
       }
-      if (upper < lower) return Clip{};
     }
     return result;
   };
   Clip found = clip(tolerance);
   if (found.entering_edge == -2) return std::nullopt;
   if (found.entering_edge == -1) {
-    if (found.least_offset > tolerance) return RayHit{0, ray.origin, {}, true};  // inside
+    Real least_offset = std::numeric_limits<Real>::max();
+    for (int i = 0; i < count; ++i) least_offset = std::min(least_offset, offset_of(i));
+    if (least_offset > tolerance) return RayHit{0, ray.origin, {}, true};  // inside
     if (StartResult start = classify_start(shape, transform, ray); start.decided) return start.hit;
     found = clip(0);  // outside by more than the tolerance, near a sharp vertex
     if (found.entering_edge < 0) return std::nullopt;
@@ -228,14 +259,16 @@ std::optional<RayHit> raycast(const Polygon& shape, const Transform& transform, 
   // a crossing of the entering edge's line beyond one of its ends by more than the tolerance is
   // a false hit, and the ray is clipped again against the edges themselves.
   const Vec2 start_vertex = vertices[found.entering_edge], end_vertex = vertices[found.entering_edge + 1 == count ? 0 : found.entering_edge + 1];
-  const Vec2 point = origin + found.crossing * direction;
+  Real crossing = found.crossing();
+  const Vec2 point = origin + crossing * direction;
   const Real along = dot(point - start_vertex, end_vertex - start_vertex);
-  if (found.crossing > 0 && ((along < 0 && length_squared(point - start_vertex) > tolerance * tolerance) ||
+  if (crossing > 0 && ((along < 0 && length_squared(point - start_vertex) > tolerance * tolerance) ||
       (along > length_squared(end_vertex - start_vertex) && length_squared(point - end_vertex) > tolerance * tolerance))) {
     found = clip(0);
     if (found.entering_edge < 0) return std::nullopt;
+    crossing = found.crossing();
   }
-  return to_world(ray, transform, std::clamp(found.crossing, Real(0), ray.max_fraction), normals[found.entering_edge]);
+  return to_world(ray, transform, std::clamp(crossing, Real(0), ray.max_fraction), normals[found.entering_edge]);
 }
 
 std::optional<RayHit> raycast(const Shape& shape, const Transform& transform, const Ray& ray) {

@@ -466,6 +466,48 @@ TEST(Raycast, ACapsuleWhoseEndsCoincideIsACircle) {
   EXPECT_GT(hits, 1000);
 }
 
+// An origin exactly on a circle (representable: the pose only translates, by whole numbers):
+// heading inward or along the tangent it hits at 0 with the normal there, heading outward it
+// misses; near the origin of coordinates and 1e5 away (float's spacing there is 0.0078).
+TEST(Raycast, CircleOriginOnTheSurfaceAndFarAway) {
+  const Shape unit_circle = circle(1, {1, 2});
+  for (const double offset : {0.0, 1e5}) {
+    SCOPED_TRACE("offset " + std::to_string(offset));
+    const Transform pose = at(offset, -offset);
+    auto cast = [&](Vec2 origin, Vec2 translation) {
+      return raycast(unit_circle, pose, Ray{transform_point(pose, origin), translation, 1});
+    };
+    const Vec2 on_surface{0, 2}, left{-1, 0};
+    for (const Vec2 translation : {Vec2{3, R(0.5)}, Vec2{0, 3}, Vec2{0, -3}, Vec2{0, 0}}) {
+      const std::optional<RayHit> hit = cast(on_surface, translation);
+      ASSERT_TRUE(hit.has_value()) << str(translation);
+      EXPECT_EQ(hit->fraction, 0);
+      EXPECT_FALSE(hit->inside);
+      EXPECT_EQ(hit->point, transform_point(pose, on_surface));
+      EXPECT_LE(dist(hit->normal, left), 1e-6) << str(hit->normal);
+    }
+    EXPECT_FALSE(cast(on_surface, {-3, R(0.5)}).has_value());
+    // From outside, obliquely (as "circle oblique": 0.42 along, at (0.2, 2.6), normal (-0.8, 0.6)),
+    // and at a turned pose 1e5 away.
+    for (const Transform& placed : {pose, Transform::from(pose.position, R(0.7))}) {
+      const std::optional<RayHit> hit =
+          raycast(unit_circle, placed, Ray{transform_point(placed, {-4, R(2.6)}), rotate(placed.rotation, {10, 0}), 1});
+      ASSERT_TRUE(hit.has_value());
+      const double spacing = kFloat ? 1e-2 : 1e-9;  // the ray placed 1e5 away is rounded there
+      EXPECT_NEAR(hit->fraction, 0.42, spacing / 10);
+      EXPECT_LE(dist(hit->point, transform_point(placed, {R(0.2), R(2.6)})), spacing);
+      EXPECT_LE(dist(hit->normal, rotate(placed.rotation, {R(-0.8), R(0.6)})), spacing) << str(hit->normal);
+      EXPECT_NEAR(static_cast<double>(length_squared(hit->normal)), 1.0, kFloat ? 1e-5 : 1e-12);
+    }
+  }
+  // A circle of radius 0 (a point) is hit only by a ray through it.
+  const Shape point = circle(0, {1, 2});
+  const std::optional<RayHit> through = raycast(point, at(0, 0), Ray{{-1, 2}, {4, 0}, 1});
+  ASSERT_TRUE(through.has_value());
+  EXPECT_EQ(through->fraction, R(0.5));
+  EXPECT_FALSE(raycast(point, at(0, 0), Ray{{-1, R(2.01)}, {4, 0}, 1}).has_value());
+}
+
 TEST(Raycast, RandomRaysAgainstBruteForce) {
   random_shapes::Generator gen(4001);
   random_shapes::Check fraction_check("hit fraction within the band", 1);
