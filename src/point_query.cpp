@@ -17,7 +17,7 @@
 namespace collide2d {
 namespace detail {
 
-CoreFeature nearest_core_feature(const PolygonView& core, Vec2 point) {
+CoreFeature nearest_core_feature(const PolygonView& core, Vec2 point, Real apart_beyond) {
   int face = 0;
   Real face_separation = -std::numeric_limits<Real>::max();
   for (int i = 0; i < core.count(); ++i) {
@@ -25,11 +25,13 @@ CoreFeature nearest_core_feature(const PolygonView& core, Vec2 point) {
     if (separation > face_separation) {
       face_separation = separation;
       face = i;
+      if (separation > apart_beyond) break;  // the distance is at least this: the caller needs no more
     }
   }
   const Vec2 v1 = core.vertices[face], v2 = core.vertices[core.next(face)];
   const Real magnitude = std::max(coordinate_magnitude(v2 - v1), coordinate_magnitude(point - v1));
   CoreFeature nearest{point - face_separation * core.normals[face], core.normals[face], face_separation, face, false, magnitude};
+  if (face_separation > apart_beyond) return nearest;
   if (face_separation > 0 || core.count() == 2) {  // outside, even by less than the tolerance: a vertex may be nearer
     const Real past_v1 = dot(point - v1, v2 - v1), past_v2 = dot(point - v2, v1 - v2);
     if ((past_v1 <= 0 || past_v2 <= 0) && point != (past_v1 <= 0 ? v1 : v2)) {
@@ -50,7 +52,7 @@ namespace {
 /// Nearest surface point of a polygon-like shape, in world coordinates.
 PointProjection project_onto(const detail::PolygonView& view, const Transform& transform, Vec2 world_point) {
   const Vec2 local = inverse_transform_point(transform, world_point);
-  const detail::CoreFeature nearest = detail::nearest_core_feature(view, local);
+  const detail::CoreFeature nearest = detail::nearest_core_feature(view, local, std::numeric_limits<Real>::max());
   PointProjection projection;
   projection.signed_distance = nearest.signed_distance - view.radius;
   projection.normal = rotate(transform.rotation, nearest.normal);

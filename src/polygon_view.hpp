@@ -63,7 +63,10 @@ struct CoreFeature {
 };
 // The face of largest separation and its Voronoi regions (face, either end vertex) give the
 // nearest feature (a point outside the face, by however little, may be nearer one of its ends).
-CoreFeature nearest_core_feature(const PolygonView& core, Vec2 point);
+// A caller that only needs to know whether the point is within `apart_beyond` of the core gets,
+// as soon as a face separates it by more, that face and its separation (a lower bound of the
+// distance) without the rest of the search.
+CoreFeature nearest_core_feature(const PolygonView& core, Vec2 point, Real apart_beyond);
 
 // The best separating axis of each shape (edge normals of A, edge normals of B).
 struct SatAxes {
