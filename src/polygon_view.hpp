@@ -13,6 +13,12 @@
 
 namespace collide2d::detail {
 
+// For a view of at most polygon_inline_capacity vertices, the storage behind `vertices` and
+// `normals` runs on to the next multiple of polygon_view_lanes (the values there unspecified), so
+// the SAT can read them that many at a time.
+inline constexpr int polygon_view_lanes = 4;
+static_assert(polygon_inline_capacity % polygon_view_lanes == 0);
+
 struct PolygonView {
   std::span<const Vec2> vertices;     // counter-clockwise core vertices, local frame
   std::span<const Vec2> normals;      // outward unit normal of edge i (vertex i to i+1)
@@ -36,16 +42,20 @@ struct PolygonView {
   }
 };
 
-// Storage for the two vertices and normals of a segment core; views point into it.
+// Storage for the two vertices and normals of a segment core, padded to polygon_view_lanes;
+// views point into it.
 struct SegmentCore {
-  std::array<Vec2, 2> vertices;
-  std::array<Vec2, 2> normals;
-  SegmentCore(Vec2 a, Vec2 b) : vertices{a, b} {
+  std::array<Vec2, polygon_view_lanes> vertices{};
+  std::array<Vec2, polygon_view_lanes> normals{};
+  SegmentCore(Vec2 a, Vec2 b) {
+    vertices[0] = a;
+    vertices[1] = b;
     Vec2 direction = normalize(b - a);
     if (length_squared(direction) == 0) direction = {1, 0};
-    normals = {right_perpendicular(direction), left_perpendicular(direction)};
+    normals[0] = right_perpendicular(direction);
+    normals[1] = left_perpendicular(direction);
   }
-  PolygonView view(Real radius) const { return {vertices, normals, radius, nullptr}; }
+  PolygonView view(Real radius) const { return {{vertices.data(), 2}, {normals.data(), 2}, radius, nullptr}; }
 };
 
 inline PolygonView view_of(const Polygon& polygon) {

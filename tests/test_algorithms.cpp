@@ -2,7 +2,7 @@
 
 // The algorithms on their own: gjk() (traces, warm start, iteration cap, separation limit),
 // epa() (starts from point and segment simplices, far from the origin, slivers, traces, cap),
-// sat() (traces, the rectangle fast path against hand values and a brute-force scan), and the
+// sat() (traces, rectangles against hand values and a brute-force scan), and the
 // brute-force minkowski_difference(), and minkowski_exit() against closed forms, bisection on
 // overlap() and the brute-force difference.
 
@@ -504,12 +504,14 @@ TEST(Sat, TraceListsEveryAxis) {
   std::printf("checked %d cases\n", checked);
 }
 
-TEST(Sat, RectangleFastPathMatchesHandValues) {
-  // A half 2 x 1; B half 1 x 0.5 turned 30 degrees at (3.2, 0.4).
-  //   A's x: 3.2 - 2 - (1 cos30 + 0.5 sin30) = 0.083975 (the best: apart along +x)
-  //   A's y: 0.4 - 1 - (1 sin30 + 0.5 cos30) = -1.533013
-  //   B's x: |(cos30, sin30).(-3.2,-0.4)| - 1 - (2 cos30 + 1 sin30) = -0.260770
-  //   B's y: |(-sin30, cos30).(-3.2,-0.4)| - 0.5 - (2 sin30 + 1 cos30) = -1.112436
+TEST(Sat, RectanglesMatchHandValues) {
+  // A half 2 x 1; B half 1 x 0.5 turned 30 degrees at (3.2, 0.4). Along each box axis k (unit u,
+  // half extent h) the centres are `along` apart and the other box projects to `p`; the axis's
+  // two normals separate by along - h - p and -along - h - p:
+  //   A's x: along 3.2, p = 1 cos30 + 0.5 sin30: +x separates by 0.083975 (the best: apart along +x)
+  //   A's y: along 0.4, p = 1 sin30 + 0.5 cos30
+  //   B's x: along (cos30, sin30).(-3.2,-0.4), p = 2 cos30 + 1 sin30
+  //   B's y: along (-sin30, cos30).(-3.2,-0.4), p = 2 sin30 + 1 cos30
   const Polygon a = make_box(2, 1).value();
   const Polygon b = make_box(1, Real(0.5)).value();
   ASSERT_TRUE(a.is_rectangle());
@@ -518,28 +520,36 @@ TEST(Sat, RectangleFastPathMatchesHandValues) {
   const Transform b_to_a = at(Real(3.2), Real(0.4), kPi / 6);
   std::vector<SatAxis> trace;
   const SatAxis best = sat(a, b, b_to_a, &trace);
-  EXPECT_EQ(trace.size(), 4u);
+  EXPECT_EQ(trace.size(), 8u);
   EXPECT_NEAR(best.separation, Real(3.2) - 2 - (c + Real(0.5) * s), kTol);
   EXPECT_TRUE(vec_near(best.normal, {1, 0}));
   EXPECT_EQ(best.shape, 0);
   EXPECT_TRUE(vec_near(a.normals()[static_cast<std::size_t>(best.edge)], {1, 0}));
-  std::vector<Real> expected = {Real(3.2) - 2 - (c + Real(0.5) * s), Real(0.4) - 1 - (s + Real(0.5) * c),
-                                std::abs(c * Real(-3.2) + s * Real(-0.4)) - 1 - (2 * c + s),
-                                std::abs(-s * Real(-3.2) + c * Real(-0.4)) - Real(0.5) - (2 * s + c)};
+  const Real axes[4][3] = {{Real(3.2), 2, c + Real(0.5) * s},
+                           {Real(0.4), 1, s + Real(0.5) * c},
+                           {c * Real(-3.2) + s * Real(-0.4), 1, 2 * c + s},
+                           {-s * Real(-3.2) + c * Real(-0.4), Real(0.5), 2 * s + c}};
+  std::vector<Real> expected;
+  for (const auto& axis : axes) {
+    expected.push_back(axis[0] - axis[1] - axis[2]);
+    expected.push_back(-axis[0] - axis[1] - axis[2]);
+  }
   std::vector<Real> got;
   for (const SatAxis& axis : trace) got.push_back(axis.separation);
   std::sort(expected.begin(), expected.end());
   std::sort(got.begin(), got.end());
-  for (std::size_t i = 0; i < 4; ++i) { EXPECT_NEAR(got[i], expected[i], kTol); }
-  // Every traced axis names the edge whose outward normal it is.
-  for (const SatAxis& axis : trace) {
+  for (std::size_t i = 0; i < expected.size(); ++i) { EXPECT_NEAR(got[i], expected[i], kTol); }
+  // Every traced axis names the edge whose outward normal it is, A's first.
+  for (std::size_t i = 0; i < trace.size(); ++i) {
+    const SatAxis& axis = trace[i];
+    EXPECT_EQ(axis.shape, i < 4 ? 0 : 1);
     const Vec2 normal = axis.shape == 0 ? a.normals()[static_cast<std::size_t>(axis.edge)]
                                         : rotate(b_to_a.rotation, b.normals()[static_cast<std::size_t>(axis.edge)]);
     EXPECT_TRUE(vec_near(axis.normal, normal));
   }
 }
 
-TEST(Sat, RectangleFastPathMatchesBruteForce) {
+TEST(Sat, RectanglesMatchBruteForce) {
   const Polygon a = make_box(2, 1, at(Real(0.3), Real(-0.2), Real(0.4))).value();  // offset rectangle
   const Polygon b = make_box(Real(0.7), Real(1.3)).value();
   ASSERT_TRUE(a.is_rectangle());

@@ -122,9 +122,9 @@ struct SatAxis {
 };
 
 /// The separating axis test for convex polygon cores: the edge normal of A or B with the
-/// largest separation (the minimum-overlap axis when they overlap). For two rectangles it
-/// tests the four axes with projected half extents, without visiting vertices. Radii are not
-/// included: subtract a.radius() + b.radius() from the separation. `trace` receives every axis tried.
+/// largest separation (the minimum-overlap axis when they overlap). Radii are not included:
+/// subtract a.radius() + b.radius() from the separation. `trace` receives every axis tried: A's
+/// normals, then B's, in edge order.
 SatAxis sat(const Polygon& a, const Polygon& b, const Transform& b_to_a, std::vector<SatAxis>* trace = nullptr);
 
 /// The Minkowski difference B - A by brute force, for learners and as a cross-check.

@@ -69,7 +69,7 @@ class Polygon {
   Real radius() const { return radius_; }
   /// Area centroid of the core polygon, local frame.
   Vec2 centroid() const { return centroid_; }
-  /// True when the core is a rectangle (4 vertices, perpendicular edges); SAT has a fast path for it.
+  /// True when the core is a rectangle (4 vertices, perpendicular edges).
   bool is_rectangle() const { return is_rectangle_; }
 
   /// Index of the core vertex farthest along `direction`. O(n) for inline polygons (the first of
