@@ -76,7 +76,33 @@ struct CoreFeature {
 // A caller that only needs to know whether the point is within `apart_beyond` of the core gets,
 // as soon as a face separates it by more, that face and its separation (a lower bound of the
 // distance) without the rest of the search.
-CoreFeature nearest_core_feature(const PolygonView& core, Vec2 point, Real apart_beyond);
+inline CoreFeature nearest_core_feature(const PolygonView& core, Vec2 point, Real apart_beyond) {
+  int face = 0;
+  Real face_separation = -std::numeric_limits<Real>::max();
+  for (int i = 0; i < core.count(); ++i) {
+    const Real separation = dot(core.normals[i], point - core.vertices[i]);
+    if (separation > face_separation) {
+      face_separation = separation;
+      face = i;
+      if (separation > apart_beyond) break;  // the distance is at least this: the caller needs no more
+    }
+  }
+  const Vec2 v1 = core.vertices[face], v2 = core.vertices[core.next(face)];
+  const Real magnitude = std::max(coordinate_magnitude(v2 - v1), coordinate_magnitude(point - v1));
+  CoreFeature nearest{point - face_separation * core.normals[face], core.normals[face], face_separation, face, false, magnitude};
+  if (face_separation > apart_beyond) return nearest;
+  if (face_separation > 0 || core.count() == 2) {  // outside, even by less than the tolerance: a vertex may be nearer
+    const Real past_v1 = dot(point - v1, v2 - v1), past_v2 = dot(point - v2, v1 - v2);
+    if ((past_v1 <= 0 || past_v2 <= 0) && point != (past_v1 <= 0 ? v1 : v2)) {
+      nearest.core_point = past_v1 <= 0 ? v1 : v2;
+      nearest.feature = past_v1 <= 0 ? face : core.next(face);
+      nearest.at_vertex = true;
+      nearest.signed_distance = distance(nearest.core_point, point);
+      nearest.normal = (Real(1) / nearest.signed_distance) * (point - nearest.core_point);
+    }
+  }
+  return nearest;
+}
 
 // The best separating axis of each shape (edge normals of A, edge normals of B).
 struct SatAxes {
