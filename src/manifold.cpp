@@ -234,11 +234,8 @@ void collide_circles(const Circle& a, const Transform& transform_a, const Circle
   const Vec2 center_b = transform_point(b_to_a, b.center);
   const Vec2 offset = center_b - a.center;
   const Real reach = a.radius + b.radius + options.speculative_distance + circles_contact_tolerance(a.center, center_b, a.radius + b.radius, b_to_a);
-  const Real distance_squared = length_squared(offset);
-  if (reach < 0 || distance_squared > reach * reach) return;
-  // At most `reach` squared, so no overflow; a distance whose square underflows (below 1e-19 in
-  // float) is deep inside the touching band, and takes the normal of coincident centres.
-  const Real center_distance = std::sqrt(distance_squared);
+  if (reach < 0 || length_squared(offset) > reach * reach) return;
+  const Real center_distance = length(offset);
   const Vec2 normal = center_distance > 0 ? (Real(1) / center_distance) * offset : Vec2{1, 0};
   closest_point_contact(a.center, center_b, normal, center_distance, a.radius, b.radius, feature_id(ContactKind::circle, 0, 0, 0, false),
                         manifold);
