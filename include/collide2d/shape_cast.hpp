@@ -147,34 +147,38 @@ std::optional<CastHit> advance(const A& a, const B& b, Pose pose, const CastMoti
     Transform transform_a;
     Transform b_to_a;
     GjkResult cores;
-    Real gap;  // between the surfaces
+    Real gap = 0;            // between the surfaces
+    Real normal_speed = 0;   // how fast the centres' motion opens the gap along the normal (A's frame)
+    Real turning_start = 0;  // turning_bound at h = 0, what separation_bound measures from (turning pairs)
   };
-  auto state_at = [&](Real s) {
-    const auto [transform_a, transform_b] = pose(s);
-    const Transform b_to_a = inverse_compose(transform_a, transform_b);
-    const GjkResult cores = gjk(a, b, b_to_a, {.cache = &cache});
-    return State{transform_a, b_to_a, cores, cores.distance - radius_a - radius_b};
-  };
-  auto in_contact = [&](const State& state) { return state.cores.overlapping || state.gap <= options.target_separation + state.cores.tolerance; };
   // F(h) above for a turning pair: the separation along the state's normal, fixed, h later
   // (h < 0: earlier), bounded below; F(0) is the separation along the normal (the gap, up to how
   // far GJK's normal is from the best axis).
   auto turning_bound = [&](const State& at, Real h) {
     const Vec2 normal = at.cores.normal, tangent = left_perpendicular(normal);
-    const Vec2 relative_velocity = inverse_rotate(at.transform_a.rotation, motion.velocity_b - motion.velocity_a);
     const Real turn_a = h * motion.angular_velocity_a, turn_b = h * motion.angular_velocity_b;
     const Vec2 point_a = a.support(normal - turn_a * tangent);
     const Vec2 point_b = transformed_support(b, at.b_to_a, turn_b * tangent - normal);
     const Vec2 center_b = transform_point(at.b_to_a, motion.local_center_b);
     return dot(point_b - point_a, normal) - turn_b * dot(point_b - center_b, tangent) + turn_a * dot(point_a - motion.local_center_a, tangent) +
-           h * dot(relative_velocity, normal) - radius_a - radius_b - h * h * curvature;
+           h * at.normal_speed - radius_a - radius_b - h * h * curvature;
   };
+  // Built in place: GJK's result goes straight into the state, and what every bound on the state
+  // shares is worked out once.
+  auto state_at = [&](Real s) {
+    const auto [transform_a, transform_b] = pose(s);
+    const Transform b_to_a = inverse_compose(transform_a, transform_b);
+    State state{transform_a, b_to_a, gjk(a, b, b_to_a, {.cache = &cache})};
+    state.gap = state.cores.distance - radius_a - radius_b;
+    state.normal_speed = dot(inverse_rotate(transform_a.rotation, motion.velocity_b - motion.velocity_a), state.cores.normal);
+    state.turning_start = motion.turns() ? turning_bound(state, 0) : 0;
+    return state;
+  };
+  auto in_contact = [&](const State& state) { return state.cores.overlapping || state.gap <= options.target_separation + state.cores.tolerance; };
   // F(h) measured from the gap GJK found, so the axis's round-off does not count against a step.
   auto separation_bound = [&](const State& at, Real h) {
-    if (!motion.turns()) {
-      return at.gap + h * dot(inverse_rotate(at.transform_a.rotation, motion.velocity_b - motion.velocity_a), at.cores.normal);
-    }
-    return at.gap + (turning_bound(at, h) - turning_bound(at, 0));
+    if (!motion.turns()) return at.gap + h * at.normal_speed;
+    return at.gap + (turning_bound(at, h) - at.turning_start);
   };
   auto accept_level = [&](const State& at) { return options.target_separation + Real(0.5) * at.cores.tolerance; };
   // Is [-span, 0] before the state proven free of contact?

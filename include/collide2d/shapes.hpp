@@ -78,12 +78,11 @@ class Polygon {
     if (count_ > polygon_inline_capacity) return support_index_by_search(direction);
     int best = 0;
     Real best_value = dot(inline_vertices_[0], direction);
-    for (int i = 1; i < count_; ++i) {
+    for (int i = 1; i < count_; ++i) {  // selects, not branches: which vertex wins is unpredictable
       const Real value = dot(inline_vertices_[i], direction);
-      if (value > best_value) {
-        best = i;
-        best_value = value;
-      }
+      const bool farther = value > best_value;
+      best = farther ? i : best;
+      best_value = farther ? value : best_value;
     }
     return best;
   }
