@@ -80,11 +80,11 @@ void clip_against_reference(const PolygonView& a, const PolygonView& b, const Tr
     detail::clip_incident_edge(a, reference_axis.edge, b, b_to_a, options, false, manifold);
     return;
   }
-  // B's face is the reference: clip in B's frame, then bring the points to A's and turn the
+  // B's face is the reference: clip in B's frame, then bring the manifold to A's and turn the
   // normal to run from A to B.
   detail::clip_incident_edge(b, reference_axis.edge, a, inverse_compose(b_to_a, Transform{}), options, true, manifold);
-  manifold.normal = reference_normal_in_a;
-  for (int i = 0; i < manifold.point_count; ++i) manifold.points[i].point = transform_point(b_to_a, manifold.points[i].point);
+  detail::place_manifold(manifold, b_to_a);
+  manifold.normal = -manifold.normal;
 }
 
 }  // namespace
