@@ -65,16 +65,13 @@ SatAxis walk_edge_axes(const PolygonView& reference, const PolygonView& other, c
   return best;
 }
 
-// `count` Reals held and computed on together in the target's vector registers (the GCC and
-// Clang vector extension: arithmetic and comparisons act lane by lane, a scalar operand stands for
-// every lane, `b < a ? b : a` is the lane-by-lane minimum); scalar code where there are none.
-// Kept inside one function: how wider lanes pass between functions depends on the target's options.
-template <int count>
-struct RealLanesOf {
-  typedef Real type __attribute__((vector_size(count * sizeof(Real))));
-};
-using RealLanes = RealLanesOf<polygon_view_lanes>::type;
-static_assert(polygon_view_lanes == 4);
+// polygon_view_lanes Reals held and computed on together in the target's vector registers (the
+// GCC and Clang vector extension: arithmetic and comparisons act lane by lane, a scalar operand
+// stands for every lane, `b < a ? b : a` is the lane-by-lane minimum); scalar code where there are
+// none. Kept inside one function: how wider lanes pass between functions depends on the target's
+// options.
+typedef Real RealLanes __attribute__((vector_size(polygon_view_lanes * sizeof(Real))));
+static_assert(polygon_view_lanes == 4);  // the shuffles below name four lanes
 
 // For polygons of up to polygon_inline_capacity vertices, every normal against every vertex (n x m
 // dot products with no data-dependent branch, as b2FindMaxSeparation), with the reference's
