@@ -18,6 +18,7 @@
 #include <cmath>
 
 #include <algorithm>
+#include <limits>
 
 #include "collide2d/algorithms.hpp"
 #include "collide2d/tolerance.hpp"
@@ -196,13 +197,17 @@ void collide_views(const PolygonView& a, const PolygonView& b, const Transform& 
 void collide_view_circle(const PolygonView& shape, Vec2 center, const Transform& circle_to_shape, Real circle_radius,
                          const CollideOptions& options, Manifold& manifold) {
   const Real radii = shape.radius + circle_radius;
-  // The search may stop at a face farther than any touching band could reach: the band's
+  // A polygon's search may stop at a face farther than any touching band could reach: the band's
   // magnitude (below) is at most the core's extent and the centre's offsets, so bound it by them.
   // (|x| + |y| is at most sqrt(2) times a length: a face's extent is within 2.9 reach, the centre's
-  // offset from a vertex within |centre| + 1.5 reach, and its placement within 2 |centre| + |position|).
-  const Real magnitude_bound = 4 * shape.reach() + 3 * coordinate_magnitude(center) + coordinate_magnitude(circle_to_shape.position);
-  const detail::CoreFeature nearest =
-      detail::nearest_core_feature(shape, center, radii + options.speculative_distance + contact_tolerance(magnitude_bound + radii));
+  // offset from a vertex within |centre| + 1.5 reach, and its placement within 2 |centre| + |position|.)
+  // A segment core has two faces, too few to save anything, and its reach would take two roots.
+  Real apart_beyond = std::numeric_limits<Real>::max();
+  if (shape.polygon != nullptr) {
+    const Real magnitude_bound = 4 * shape.reach() + 3 * coordinate_magnitude(center) + coordinate_magnitude(circle_to_shape.position);
+    apart_beyond = radii + options.speculative_distance + contact_tolerance(magnitude_bound + radii);
+  }
+  const detail::CoreFeature nearest = detail::nearest_core_feature(shape, center, apart_beyond);
   const Real tolerance = contact_tolerance(nearest.magnitude + placement_magnitude(circle_to_shape, center) + radii);
   if (nearest.signed_distance > radii + options.speculative_distance + tolerance) return;
   const Vec2 core_point = nearest.core_point, normal = nearest.normal;
