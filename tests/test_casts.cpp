@@ -1366,3 +1366,65 @@ TEST(ShapeCast, StopsWithinTheFeaturesBandOrAtTheTargetSeparation) {
     }
   }
 }
+
+TEST(ShapeCast, ACirclePassingABoxCornerAgainstTheClosedForm) {
+  // A circle of radius 0.5 moves 10 along x past the top-left corner (-1, 1) of a box of half
+  // extents 1, its centre at height 1.5 - depth above the box's centre: depth in (0, 0.5) meets the
+  // corner, where the centre is sqrt(depth (1 - depth)) left of it; negative depth passes clear. The
+  // shallow depths graze: the gap closes slowly there, which takes shape_cast's steps the longest.
+  // Near the origin and far from it (1e5 in float, 1e8 in double), and with the shapes' roles
+  // swapped (the box moving the other way): the same time, the normal turned, the same point.
+  const Shape disc = circle(R(0.5)), square = box(1, 1);
+  int hits = 0, misses = 0;
+  for (const double offset : {0.0, kFloat ? 1e5 : 1e8}) {
+    const Transform box_pose = at(offset, offset);
+    for (const double depth : {0.4, 0.1, 0.05, 1e-2, 1e-3, 1e-4, 1e-5, -1e-5, -1e-3, -0.05, -0.1}) {
+      const Transform circle_pose = at(offset - 5, offset + 1.5 - depth);
+      // The oracle works with the heights the poses hold (rounded far from the origin) and calls a
+      // depth within 8 touching bands of the grazing height too close to call.
+      const double height = static_cast<double>(circle_pose.position.y) - static_cast<double>(box_pose.position.y);
+      const double start_x = static_cast<double>(circle_pose.position.x) - static_cast<double>(box_pose.position.x);
+      const double held_depth = 1.5 - height;
+      const double band = static_cast<double>(contact_tolerance(R(16)));
+      if (std::abs(held_depth) <= 8 * band) continue;
+      const Vec2 motion{10, 0};
+      SCOPED_TRACE("offset " + std::to_string(offset) + " depth " + std::to_string(held_depth));
+      const std::optional<CastHit> hit = shape_cast(square, box_pose, disc, circle_pose, motion);
+      const std::optional<CastHit> swapped = shape_cast(disc, circle_pose, square, box_pose, -motion);
+      if (held_depth < 0) {
+        EXPECT_FALSE(hit.has_value());
+        EXPECT_FALSE(swapped.has_value());
+        ++misses;
+        continue;
+      }
+      ASSERT_TRUE(hit.has_value());
+      ASSERT_TRUE(swapped.has_value());
+      EXPECT_EQ(hit->status, IterationStatus::converged);
+      EXPECT_FALSE(hit->initially_touching);
+      // The centre's height above the corner, and where along x it first touches.
+      const double above = height - 1, across = std::sqrt(0.25 - above * above);
+      const double contact_x = -1 - across;
+      const double expected_time = (contact_x - start_x) / 10;
+      // A gap within the band at the hit moves the time by up to the band over the closing speed
+      // along the normal (across / 0.5 of the motion); far away, the world point is rounded too.
+      const double travel_band = 4 * band / (across / 0.5) + 4 * double(real_epsilon) * 10;
+      const double spacing = 2 * double(real_epsilon) * offset;
+      const P normal{-across / 0.5, above / 0.5};  // from the corner to the centre
+      for (const CastHit* h : {&*hit, &*swapped}) {
+        EXPECT_GE(h->time * 10, expected_time * 10 - travel_band) << "time " << h->time << " expected " << expected_time;
+        EXPECT_LE(h->time * 10, expected_time * 10 + travel_band) << "time " << h->time << " expected " << expected_time;
+        // The corner, where the box is at that time (it moves back by the motion when swapped).
+        const double box_moved = h == &*swapped ? -10 * static_cast<double>(h->time) : 0;
+        const P world_point = dp(h->point) - P{offset + box_moved, offset};
+        EXPECT_LE(norm(world_point - P{-1, 1}), travel_band + spacing) << "point " << str(h->point);
+      }
+      EXPECT_LE(norm(dp(hit->normal) - normal), 1e-4 + 2 * std::sqrt(travel_band)) << "normal " << str(hit->normal);
+      EXPECT_LE(norm(dp(swapped->normal) + normal), 1e-4 + 2 * std::sqrt(travel_band)) << "normal " << str(swapped->normal);
+      EXPECT_NEAR(static_cast<double>(hit->time), static_cast<double>(swapped->time), 2 * travel_band / 10);
+      ++hits;
+    }
+  }
+  std::printf("circle past a box corner: %d hits, %d misses against the closed form\n", hits, misses);
+  EXPECT_GE(hits, kFloat ? 9 : 14);
+  EXPECT_GE(misses, kFloat ? 5 : 8);
+}

@@ -1,14 +1,15 @@
 // collide2d/shape_cast.hpp — when do moving shapes first touch: shape_cast under translation,
 // time_of_impact under translation and rotation.
 //
-// Both use conservative advancement (B. Mirtich, "Impulse-based dynamic simulation of rigid body
-// systems", 1996; for pure translation it is G. van den Bergen's GJK ray cast, "Ray casting against
-// general convex objects with application to continuous collision detection", 2004): GJK gives
-// the distance d and normal n at the current time; no point can close the gap along n faster than
-// a bound mu (the relative velocity along n, plus |angular velocity| x reach for rotating shapes),
-// so nothing touches before t + d / mu. Step there and repeat until the gap is within the
-// tolerance. Every step is safe, so the time found is never later than the first contact and a thin
-// or fast shape cannot tunnel; the iteration cap is reported.
+// Both advance conservatively (B. Mirtich, "Impulse-based dynamic simulation of rigid body
+// systems", 1996): GJK gives the distance d and normal n at the current time; no point can close
+// the gap along n faster than a bound mu (the relative velocity along n, plus |angular velocity| x
+// reach for rotating shapes), so nothing touches before t + d / mu. Step there and repeat until the
+// gap is within the tolerance. Every step is safe, so the time found is never later than the first
+// contact and a thin or fast shape cannot tunnel; the iteration cap is reported. time_of_impact
+// runs a converged GJK at every step (advance()); shape_cast, a pure translation, takes the same
+// steps inside one GJK loop (G. van den Bergen, "Ray casting against general convex objects with
+// application to continuous collision detection", 2004; gjk_ray_cast()).
 #pragma once
 
 #include <algorithm>
@@ -334,6 +335,105 @@ std::optional<CastHit> advance(const A& a, const B& b, Pose pose, const CastMoti
   }
 }
 
+/// GJK ray cast for a pure translation (van den Bergen 2004): one GJK loop whose simplex moves
+/// with the motion, instead of a converged GJK at every step. In A's frame, with D = B - A at the
+/// current time t (D slides by t x B's motion) and the stop distance = radii + target_separation:
+///   1. reduce the simplex to its point v nearest the origin, take D's support point w along -v;
+///      w.v/|v| bounds D's distance from the origin along v from below;
+///   2. GJK converged (gjk()'s test) within the stop distance plus the touching band: contact at t;
+///   3. the bound along v above the stop distance plus three quarters of a band (the level
+///      advance() aims at): t moves to where the motion closes it to that level; converged above
+///      the band, t moves by the distance itself, as advance() does with GJK's answer. Nothing
+///      closing along v, or not before t = 1: no hit;
+///   4. otherwise w joins the simplex, as in GJK. The simplex is kept across a move (its points
+///      move with D and all lie beyond the level), so it warm-starts the next step.
+/// Contact before the first move, a pair touching at t = 0, is decided by `touching_at_start`
+/// (advance() from t = 0, which knows whether the motion closes it). Moves are capped by
+/// options.max_iterations; GJK's refinements between two moves by gjk()'s own cap.
+template <ConvexSupport A, ConvexSupport B, class TouchingAtStart>
+std::optional<CastHit> gjk_ray_cast(const A& a, const Transform& transform_a, const B& b, const Transform& transform_b, Vec2 translation_b,
+                                    const CastOptions& options, TouchingAtStart touching_at_start) {
+  const Real radius_a = a.rounding_radius(), radius_b = b.rounding_radius(), radii = radius_a + radius_b;
+  const Real stop_distance = radii + options.target_separation;
+  const Transform start = inverse_compose(transform_a, transform_b);
+  const Vec2 motion = inverse_rotate(transform_a.rotation, translation_b);  // B's whole motion, A's frame
+  Transform b_to_a = start;
+  Simplex simplex;
+  const Vec2 toward_origin = length_squared(start.position) > 0 ? -start.position : Vec2{1, 0};
+  minkowski_support(a, b, b_to_a, toward_origin, simplex.vertices[0]);
+  simplex.count = 1;
+  std::array<Real, 3> weights{};
+  CastHit hit;
+  Real time = 0;
+  int refinements = 0;  // support evaluations since the last move
+  const int refinement_cap = GjkOptions{}.max_iterations;
+  // The hit at `time` from the simplex's closest points along `normal` (A's frame, A to B).
+  auto hit_here = [&](Vec2 normal) {
+    Vec2 point_a, point_b;
+    for (int i = 0; i < simplex.count; ++i) {
+      point_a += weights[i] * simplex.vertices[i].point_a;
+      point_b += weights[i] * simplex.vertices[i].point_b;
+    }
+    hit.time = time;
+    hit.normal = rotate(transform_a.rotation, normal);
+    hit.point = transform_point(transform_a, Real(0.5) * (point_a + radius_a * normal + point_b - radius_b * normal));
+    return hit;
+  };
+  for (;;) {
+    const Vec2 closest = reduce_simplex(simplex, weights);
+    const Real band = simplex_tolerance(simplex, b_to_a, radii);
+    const Real closest_squared = length_squared(closest);
+    if (simplex.count == 3 || closest_squared <= band * band) {  // the cores touch: EPA gives the normal
+      if (time == 0) return touching_at_start();
+      const EpaResult expansion = epa(a, b, b_to_a, simplex);
+      hit.time = time;
+      hit.normal = rotate(transform_a.rotation, expansion.normal);
+      hit.point = transform_point(transform_a, Real(0.5) * (expansion.point_a + radius_a * expansion.normal + expansion.point_b -
+                                                             radius_b * expansion.normal));
+      return hit;
+    }
+    const SearchDirection toward = direction_to_simplex(simplex, closest, closest_squared);
+    MinkowskiVertex& next = simplex.vertices[simplex.count];
+    minkowski_support(a, b, b_to_a, -toward.search, next);
+    ++refinements;
+    const Real lower_bound = dot(next.point, toward.unit);
+    bool repeated = false;
+    for (int i = 0; i < simplex.count; ++i) repeated = repeated || simplex.vertices[i].point == next.point;
+    const bool converged = repeated || refinements >= refinement_cap ||
+                           toward.distance - lower_bound <= std::max(band, round_off(toward.distance));
+    if (converged && toward.distance <= stop_distance + band) {
+      if (time == 0) return touching_at_start();
+      return hit_here(toward.unit);
+    }
+    const Real aim = stop_distance + Real(0.75) * band;
+    Real separation;  // along toward.unit, what the move closes down to `aim`
+    if (lower_bound > aim) separation = lower_bound;
+    else if (converged) separation = toward.distance;
+    else {
+      ++simplex.count;
+      continue;
+    }
+    const Real closing = -dot(motion, toward.unit);  // how fast the motion closes the separation
+    if (!(closing > 0)) return std::nullopt;
+    const Real step = (separation - aim) / closing;
+    if (step >= 1 - time) return std::nullopt;
+    if (hit.iterations >= options.max_iterations) {
+      hit.status = IterationStatus::iteration_cap;
+      return hit_here(toward.unit);
+    }
+    ++hit.iterations;
+    refinements = 0;
+    time += step;
+    b_to_a.position = start.position + time * motion;
+    if (!repeated) ++simplex.count;  // a new support point joins the moved simplex
+    const Vec2 shift = step * motion;
+    for (int i = 0; i < simplex.count; ++i) {
+      simplex.vertices[i].point_b += shift;
+      simplex.vertices[i].point += shift;
+    }
+  }
+}
+
 }  // namespace detail
 
 /// The first time in [0, 1] at which B, moving by translation_b (world) while A stays put, comes
@@ -345,10 +445,13 @@ std::optional<CastHit> advance(const A& a, const B& b, Pose pose, const CastMoti
 template <ConvexSupport A, ConvexSupport B>
 [[nodiscard]] std::optional<CastHit> shape_cast(const A& a, const Transform& transform_a, const B& b, const Transform& transform_b,
                                                 Vec2 translation_b, const CastOptions& options = {}) {
-  auto pose = [&](Real t) {
-    return std::pair<Transform, Transform>{transform_a, {transform_b.position + t * translation_b, transform_b.rotation}};
+  auto touching_at_start = [&] {
+    auto pose = [&](Real t) {
+      return std::pair<Transform, Transform>{transform_a, {transform_b.position + t * translation_b, transform_b.rotation}};
+    };
+    return detail::advance(a, b, pose, {.velocity_a = {}, .velocity_b = translation_b, .local_center_a = {}, .local_center_b = {}}, options);
   };
-  return detail::advance(a, b, pose, {.velocity_a = {}, .velocity_b = translation_b, .local_center_a = {}, .local_center_b = {}}, options);
+  return detail::gjk_ray_cast(a, transform_a, b, transform_b, translation_b, options, touching_at_start);
 }
 
 /// The first time in [0, 1] at which A and B, each following its sweep (translation and

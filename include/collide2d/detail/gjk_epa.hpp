@@ -155,6 +155,36 @@ inline Vec2 reduce_simplex(Simplex& simplex, std::array<Real, 3>& weights) {
   return Vec2{};  // the origin is inside the triangle
 }
 
+/// The direction from the origin toward a simplex that does not hold it (GJK's next search is
+/// along -search), its unit vector and the simplex's distance along it.
+struct SearchDirection {
+  Vec2 search;    ///< toward the simplex, any length
+  Vec2 unit;      ///< the same, unit length
+  Real distance;  ///< the simplex's distance from the origin
+};
+
+/// The search direction toward `closest`, reduce_simplex's answer (its squared length given,
+/// above zero). The support search takes it at any length (its choice does not depend on the
+/// length), so the unit vector is worked out beside the search rather than before it, off the
+/// iteration's chain of dependent steps. For a segment the direction is the edge's perpendicular:
+/// `closest` comes out of a cancellation with error ~ eps * |vertices|, which turns its direction
+/// by that error over its length when the segment passes near the origin, and a turned search
+/// direction can return a simplex vertex again and stop GJK far from the true distance.
+inline SearchDirection direction_to_simplex(const Simplex& simplex, Vec2 closest, Real closest_squared) {
+  const Real closest_length = std::sqrt(closest_squared);
+  SearchDirection toward{closest, (Real(1) / closest_length) * closest, closest_length};
+  if (simplex.count == 2) {
+    const Vec2 first = simplex.vertices[0].point, edge = simplex.vertices[1].point - first;
+    const Real side = cross(edge, first);
+    if (side != 0) {
+      toward.search = side > 0 ? left_perpendicular(edge) : right_perpendicular(edge);
+      toward.unit = normalize(toward.search);
+      toward.distance = dot(toward.unit, first);
+    }
+  }
+  return toward;
+}
+
 }  // namespace detail
 
 template <ConvexSupport A, ConvexSupport B>
@@ -191,25 +221,10 @@ GjkResult gjk(const A& a, const B& b, const Transform& b_to_a, const GjkOptions&
       result.overlapping = true;
       break;
     }
-    // The search direction, from the origin toward `closest`. The support search takes it at any
-    // length (its choice does not depend on the length), so the unit `direction` is worked out
-    // beside the search rather than before it, off the iteration's chain of dependent steps.
-    Vec2 search = closest;
-    closest_length = std::sqrt(closest_squared);
-    direction = (Real(1) / closest_length) * closest;
-    if (simplex.count == 2) {
-      // For a segment take the direction from the edge's perpendicular: `closest` comes out of a
-      // cancellation with error ~ eps * |vertices|, which turns its direction by that error over
-      // its length when the segment passes near the origin, and a turned search direction can
-      // return a simplex vertex again and stop GJK far from the true distance.
-      const Vec2 first = simplex.vertices[0].point, edge = simplex.vertices[1].point - first;
-      const Real side = cross(edge, first);
-      if (side != 0) {
-        search = side > 0 ? left_perpendicular(edge) : right_perpendicular(edge);
-        direction = normalize(search);
-        closest_length = dot(direction, first);
-      }
-    }
+    const detail::SearchDirection toward = detail::direction_to_simplex(simplex, closest, closest_squared);
+    const Vec2 search = toward.search;
+    direction = toward.unit;
+    closest_length = toward.distance;
     if (result.iterations >= options.max_iterations) {
       result.status = IterationStatus::iteration_cap;
       break;
