@@ -232,19 +232,18 @@ void collide_circle_with(const Circle& a, const Transform& transform_a, const Po
 /// Two circles, into `manifold`: normal from A to B, world frame.
 void collide_circles(const Circle& a, const Transform& transform_a, const Circle& b, const Transform& transform_b,
                      const CollideOptions& options, Manifold& manifold) {
-  // Apart when the centres (B's placed in A's frame) are farther than the radii, the speculative
-  // distance and the touching band together, compared squared; else one point on the line of
-  // centres, midway between the surfaces.
-  const Transform b_to_a = inverse_compose(transform_a, transform_b);
-  const Vec2 center_b = transform_point(b_to_a, b.center);
-  const Vec2 offset = center_b - a.center;
-  const Real reach = a.radius + b.radius + options.speculative_distance + circles_contact_tolerance(a.center, center_b, a.radius + b.radius, b_to_a);
-  if (reach < 0 || length_squared(offset) > reach * reach) return;
-  const Real center_distance = length(offset);
-  const Vec2 normal = center_distance > 0 ? (Real(1) / center_distance) * offset : Vec2{1, 0};
-  closest_point_contact(a.center, center_b, normal, center_distance, a.radius, b.radius, feature_id(ContactKind::circle, 0, 0, 0, false),
-                        manifold);
-  detail::place_manifold(manifold, transform_a);
+  // From A's position in the world's orientation (circle_pair): apart when the centres are farther
+  // than the radii, the speculative distance and the touching band together, compared squared;
+  // else one point on the line of centres, midway between the surfaces, placed at A's position
+  // last. Concentric circles take +x of A's frame as the normal.
+  const CirclePair pair = circle_pair(a.center, transform_a, b.center, transform_b, a.radius + b.radius);
+  const Real reach = a.radius + b.radius + options.speculative_distance + pair.tolerance;
+  if (reach < 0 || length_squared(pair.offset) > reach * reach) return;
+  const Real center_distance = length(pair.offset);
+  const Vec2 normal = center_distance > 0 ? (Real(1) / center_distance) * pair.offset : rotate(transform_a.rotation, {1, 0});
+  closest_point_contact(pair.turned_a, pair.turned_a + pair.offset, normal, center_distance, a.radius, b.radius,
+                        feature_id(ContactKind::circle, 0, 0, 0, false), manifold);
+  manifold.points[0].point += transform_a.position;
 }
 
 /// Two polygon-like shapes: normal from A to B, world frame.

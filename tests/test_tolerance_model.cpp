@@ -5,8 +5,10 @@
 // Oracles: closed forms (a box above a floor, two squares a known gap apart), and the same pair
 // at the origin (placed with the exact offset the far pair realises, so both pairs are the same
 // geometry and only the round-off of the coordinates differs).
+#include <gmpxx.h>
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -157,6 +159,55 @@ TEST(ToleranceModel, FarPairsAnswerAsThePairsAtTheOrigin) {
     std::printf("at %.0e: worst depth difference %.3g, worst normal difference %.3g\n", magnitude, worst_depth, worst_normal);
   }
   EXPECT_GT(compared, 600);
+}
+
+TEST(ToleranceModel, CirclePairsFarFromTheOriginAgainstExactCentres) {
+  // Circles with local centres off their origin, turned, near the origin and 1e5 (float) or 1e8
+  // (double) away. The oracle places both centres exactly (GMP rationals, p + R c from the very
+  // inputs), rounds only their offset to double and takes the gap |c_b - c_a| - r_a - r_b. collide and overlap must
+  // answer it within a band of the pair's own coordinates (a few units: the offset, the local
+  // centres, the radii), not of the position: verdicts where the oracle is farther than that from
+  // touching, the separation, the normal, and the world point midway between the surfaces.
+  std::mt19937_64 random(23);
+  std::uniform_real_distribution<double> unit(-1, 1);
+  const Real band = 8 * contact_tolerance(16);
+  int compared = 0;
+  for (const double magnitude : {0.0, 1e3, real_is_float ? 1e5 : 1e8}) {
+    for (int trial = 0; trial < 500; ++trial) {
+      const Circle a{{Real(unit(random)), Real(unit(random))}, Real(0.5 + 0.5 * std::abs(unit(random)))};
+      const Circle b{{Real(unit(random)), Real(unit(random))}, Real(0.5 + 0.5 * std::abs(unit(random)))};
+      const Vec2 base{Real(magnitude * (1 + 0.1 * unit(random))), Real(-magnitude * (1 + 0.1 * unit(random)))};
+      const Transform transform_a = Transform::from(base, Real(3 * unit(random)));
+      const Transform transform_b = Transform::from(base + Vec2{Real(3 * unit(random)), Real(3 * unit(random))}, Real(3 * unit(random)));
+      auto centre = [](const Circle& circle, const Transform& transform) {
+        const mpq_class c(double(transform.rotation.cosine)), s(double(transform.rotation.sine));
+        const mpq_class x(double(circle.center.x)), y(double(circle.center.y));
+        return std::array<mpq_class, 2>{mpq_class(double(transform.position.x)) + (c * x - s * y),
+                                        mpq_class(double(transform.position.y)) + (s * x + c * y)};
+      };
+      const auto exact_a = centre(a, transform_a), exact_b = centre(b, transform_b);
+      const std::array<double, 2> ca{exact_a[0].get_d(), exact_a[1].get_d()};
+      const mpq_class exact_dx = exact_b[0] - exact_a[0], exact_dy = exact_b[1] - exact_a[1];
+      const double dx = exact_dx.get_d(), dy = exact_dy.get_d(), between = std::hypot(dx, dy);
+      const double gap = between - double(a.radius) - double(b.radius);
+      if (std::abs(gap) <= double(band) || between < 0.1) continue;  // too close to call, or nearly concentric
+      ++compared;
+      SCOPED_TRACE("trial " + std::to_string(trial) + " at " + std::to_string(magnitude) + " gap " + std::to_string(gap));
+      EXPECT_EQ(overlap(a, transform_a, b, transform_b), gap < 0);
+      const Manifold manifold = collide(a, transform_a, b, transform_b);
+      ASSERT_EQ(manifold.point_count, gap < 0 ? 1 : 0);
+      if (gap >= 0) continue;
+      EXPECT_NEAR(manifold.points[0].separation, gap, band);
+      EXPECT_NEAR(manifold.normal.x, dx / between, band);
+      EXPECT_NEAR(manifold.normal.y, dy / between, band);
+      // Midway between the surfaces: A's surface point and B's along the line of centres.
+      const double along = double(a.radius) + 0.5 * gap;
+      const Real point_band = band + 4 * contact_tolerance(Real(2 * magnitude));
+      EXPECT_NEAR(manifold.points[0].point.x, ca[0] + along * dx / between, point_band);
+      EXPECT_NEAR(manifold.points[0].point.y, ca[1] + along * dy / between, point_band);
+    }
+  }
+  EXPECT_GT(compared, 1200);
 }
 
 TEST(ToleranceModel, EveryQueryAgreesOnTouching) {

@@ -14,13 +14,12 @@ namespace collide2d {
 /// found. Works for any ConvexSupport shape.
 template <ConvexSupport A, ConvexSupport B>
 [[nodiscard]] bool overlap(const A& a, const Transform& transform_a, const B& b, const Transform& transform_b) {
-  const Transform b_to_a = inverse_compose(transform_a, transform_b);
   const Real radii = a.rounding_radius() + b.rounding_radius();
   if constexpr (std::is_same_v<A, Circle> && std::is_same_v<B, Circle>) {
-    const Vec2 center_b = transform_point(b_to_a, b.center);
-    return length(center_b - a.center) <= radii + circles_contact_tolerance(a.center, center_b, radii, b_to_a);
+    const CirclePair pair = circle_pair(a.center, transform_a, b.center, transform_b, radii);
+    return length(pair.offset) <= radii + pair.tolerance;
   } else {
-    const GjkResult cores = gjk(a, b, b_to_a, {.separation_limit = radii});
+    const GjkResult cores = gjk(a, b, inverse_compose(transform_a, transform_b), {.separation_limit = radii});
     return !cores.stopped_early && cores.distance <= radii + cores.tolerance;
   }
 }

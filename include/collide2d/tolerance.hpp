@@ -53,11 +53,23 @@ constexpr Real placement_magnitude(const Transform& placement, Vec2 placed_point
   return placed + coordinate_magnitude(placed_point - placement.position);
 }
 
-/// The touching band of two circles (or points swept by radii) in A's frame: `center_a` is A's
-/// own, `center_b` was placed there by `b_to_a`. The offset between the centres, the radii, and
-/// what placing B rounded.
-constexpr Real circles_contact_tolerance(Vec2 center_a, Vec2 center_b, Real radii, const Transform& b_to_a) {
-  return contact_tolerance(coordinate_magnitude(center_b - center_a) + radii + placement_magnitude(b_to_a, center_b));
+/// Two placed circles (or points swept by radii) as circle pairs compute them: from A's position,
+/// in the world's orientation. Each centre is turned by its shape's rotation, and the positions'
+/// difference is taken before the turned centres are added, so nothing the size of the positions
+/// is rounded and nothing is turned twice (no frame change to A's and back).
+struct CirclePair {
+  Vec2 offset;      ///< B's centre minus A's (world orientation, length units)
+  Vec2 turned_a;    ///< A's centre minus A's position: A's local centre turned by A's rotation
+  Real tolerance;   ///< the touching band: contact_tolerance of the offset, both turned centres and the radii
+};
+
+/// The CirclePair of circles centred at `center_a` (A's local frame, placed by `transform_a`) and
+/// `center_b` (B's, placed by `transform_b`) with radii summing to `radii`. The band's magnitude
+/// is the offset's and the turned centres' (what turning rounded) plus the radii.
+constexpr CirclePair circle_pair(Vec2 center_a, const Transform& transform_a, Vec2 center_b, const Transform& transform_b, Real radii) {
+  const Vec2 turned_a = rotate(transform_a.rotation, center_a), turned_b = rotate(transform_b.rotation, center_b);
+  const Vec2 offset = (transform_b.position - transform_a.position) + (turned_b - turned_a);
+  return {offset, turned_a, contact_tolerance(coordinate_magnitude(offset) + coordinate_magnitude(turned_a) + coordinate_magnitude(turned_b) + radii)};
 }
 
 /// Points of an outline closer than this are one point, and a vertex this close to the line
