@@ -192,23 +192,23 @@ void collide_views(const PolygonView& a, const PolygonView& b, const Transform& 
   }
 }
 
-/// A circle (centre given in the view's frame, where `circle_to_shape` placed it) against a
-/// polygon-like shape, into `manifold`; normal from the view to the circle.
-void collide_view_circle(const PolygonView& shape, Vec2 center, const Transform& circle_to_shape, Real circle_radius,
-                         const CollideOptions& options, Manifold& manifold) {
+/// A circle (centre given in the view's frame; `placement` is what placing it there rounded, as a
+/// magnitude) against a polygon-like shape, into `manifold`; normal from the view to the circle.
+void collide_view_circle(const PolygonView& shape, Vec2 center, Real placement, Real circle_radius, const CollideOptions& options,
+                         Manifold& manifold) {
   const Real radii = shape.radius + circle_radius;
   // A polygon's search may stop at a face farther than any touching band could reach: the band's
   // magnitude (below) is at most the core's extent and the centre's offsets, so bound it by them.
-  // (|x| + |y| is at most sqrt(2) times a length: a face's extent is within 2.9 reach, the centre's
-  // offset from a vertex within |centre| + 1.5 reach, and its placement within 2 |centre| + |position|.)
+  // (|x| + |y| is at most sqrt(2) times a length: a face's extent is within 2.9 reach and the
+  // centre's offset from a vertex within |centre| + 1.5 reach.)
   // A segment core has two faces, too few to save anything, and its reach would take two roots.
   Real apart_beyond = std::numeric_limits<Real>::max();
   if (shape.polygon != nullptr) {
-    const Real magnitude_bound = 4 * shape.reach() + 3 * coordinate_magnitude(center) + coordinate_magnitude(circle_to_shape.position);
+    const Real magnitude_bound = 4 * shape.reach() + coordinate_magnitude(center) + placement;
     apart_beyond = radii + options.speculative_distance + contact_tolerance(magnitude_bound + radii);
   }
   const detail::CoreFeature nearest = detail::nearest_core_feature(shape, center, apart_beyond);
-  const Real tolerance = contact_tolerance(nearest.magnitude + placement_magnitude(circle_to_shape, center) + radii);
+  const Real tolerance = contact_tolerance(nearest.magnitude + placement + radii);
   if (nearest.signed_distance > radii + options.speculative_distance + tolerance) return;
   const Vec2 core_point = nearest.core_point, normal = nearest.normal;
   const Real core_distance = nearest.signed_distance;
@@ -220,12 +220,16 @@ void collide_view_circle(const PolygonView& shape, Vec2 center, const Transform&
   manifold.point_count = 1;
 }
 
-/// Circle A against a polygon-like B, into `manifold`: normal from A to B, world frame.
+/// Circle A against a polygon-like B, into `manifold`: world frame, normal from A to B, or from B
+/// to A when `normal_from_b`. The circle's centre is turned by A's rotation, added to the
+/// positions' difference and turned into B's frame: placing it rounds it by its magnitude there and
+/// by the turned centre's.
 void collide_circle_with(const Circle& a, const Transform& transform_a, const PolygonView& b, const Transform& transform_b,
-                         const CollideOptions& options, Manifold& manifold) {
-  const Transform a_to_b = inverse_compose(transform_b, transform_a);
-  collide_view_circle(b, transform_point(a_to_b, a.center), a_to_b, a.radius, options, manifold);
-  manifold.normal = -manifold.normal;  // the view-to-circle normal, turned to run from A (the circle) to B
+                         const CollideOptions& options, bool normal_from_b, Manifold& manifold) {
+  const Vec2 turned = rotate(transform_a.rotation, a.center);
+  const Vec2 center = inverse_rotate(transform_b.rotation, (transform_a.position - transform_b.position) + turned);
+  collide_view_circle(b, center, coordinate_magnitude(center) + coordinate_magnitude(turned), a.radius, options, manifold);
+  if (!normal_from_b) manifold.normal = -manifold.normal;  // the view-to-circle normal runs from B
   detail::place_manifold(manifold, transform_b);
 }
 
@@ -256,10 +260,9 @@ Manifold collide_polygon_views(const PolygonView& a, const Transform& transform_
   if (is_point(a) && is_point(b)) {
     collide_circles(Circle{a.vertices[0], a.radius}, transform_a, Circle{b.vertices[0], b.radius}, transform_b, options, manifold);
   } else if (is_point(a)) {
-    collide_circle_with(Circle{a.vertices[0], a.radius}, transform_a, b, transform_b, options, manifold);
+    collide_circle_with(Circle{a.vertices[0], a.radius}, transform_a, b, transform_b, options, false, manifold);
   } else if (is_point(b)) {
-    collide_circle_with(Circle{b.vertices[0], b.radius}, transform_b, a, transform_a, options, manifold);
-    manifold.normal = -manifold.normal;
+    collide_circle_with(Circle{b.vertices[0], b.radius}, transform_b, a, transform_a, options, true, manifold);
   } else {
     collide_views(a, b, inverse_compose(transform_a, transform_b), options, manifold);
     detail::place_manifold(manifold, transform_a);
@@ -267,11 +270,12 @@ Manifold collide_polygon_views(const PolygonView& a, const Transform& transform_
   return manifold;
 }
 
-/// Circle A against a polygon-like B: normal from A to B, world frame.
+/// Circle A against a polygon-like B: normal from A to B, or from B to A when `normal_from_b`
+/// (B is then the pair's first shape), world frame.
 Manifold collide_circle_polygon_view(const Circle& a, const Transform& transform_a, const PolygonView& b, const Transform& transform_b,
-                                     const CollideOptions& options) {
+                                     const CollideOptions& options, bool normal_from_b = false) {
   Manifold manifold;
-  collide_circle_with(a, transform_a, b, transform_b, options, manifold);
+  collide_circle_with(a, transform_a, b, transform_b, options, normal_from_b, manifold);
   return manifold;
 }
 
@@ -290,6 +294,15 @@ Manifold collide(const Circle& a, const Transform& transform_a, const Segment& b
 }
 Manifold collide(const Circle& a, const Transform& transform_a, const Polygon& b, const Transform& transform_b, const CollideOptions& options) {
   return collide_circle_polygon_view(a, transform_a, detail::view_of(b), transform_b, options);
+}
+Manifold collide(const Capsule& a, const Transform& transform_a, const Circle& b, const Transform& transform_b, const CollideOptions& options) {
+  return collide_circle_polygon_view(b, transform_b, SegmentCore(a.a, a.b).view(a.radius), transform_a, options, true);
+}
+Manifold collide(const Segment& a, const Transform& transform_a, const Circle& b, const Transform& transform_b, const CollideOptions& options) {
+  return collide_circle_polygon_view(b, transform_b, SegmentCore(a.a, a.b).view(0), transform_a, options, true);
+}
+Manifold collide(const Polygon& a, const Transform& transform_a, const Circle& b, const Transform& transform_b, const CollideOptions& options) {
+  return collide_circle_polygon_view(b, transform_b, detail::view_of(a), transform_a, options, true);
 }
 Manifold collide(const Capsule& a, const Transform& transform_a, const Capsule& b, const Transform& transform_b, const CollideOptions& options) {
   return collide_polygon_views(SegmentCore(a.a, a.b).view(a.radius), transform_a, SegmentCore(b.a, b.b).view(b.radius), transform_b, options);

@@ -58,6 +58,11 @@ Manifold collide(const Capsule& a, const Transform& transform_a, const Polygon& 
 Manifold collide(const Segment& a, const Transform& transform_a, const Segment& b, const Transform& transform_b, const CollideOptions& options = {});
 Manifold collide(const Segment& a, const Transform& transform_a, const Polygon& b, const Transform& transform_b, const CollideOptions& options = {});
 Manifold collide(const Polygon& a, const Transform& transform_a, const Polygon& b, const Transform& transform_b, const CollideOptions& options = {});
+/// Shapes against a circle, written out rather than mirrored: the circle's path gives the normal
+/// from the shape to the circle without turning it twice.
+Manifold collide(const Capsule& a, const Transform& transform_a, const Circle& b, const Transform& transform_b, const CollideOptions& options = {});
+Manifold collide(const Segment& a, const Transform& transform_a, const Circle& b, const Transform& transform_b, const CollideOptions& options = {});
+Manifold collide(const Polygon& a, const Transform& transform_a, const Circle& b, const Transform& transform_b, const CollideOptions& options = {});
 
 /// Position of each shape type in the canonical pair order; unspecialised types have none.
 template <class S>
@@ -69,7 +74,7 @@ template <> inline constexpr int shape_rank<Polygon> = 3;
 
 /// The mirrored pairs: computes the canonical pair and flips the normal.
 template <class A, class B>
-  requires(shape_rank<A> > shape_rank<B> && shape_rank<B> >= 0)
+  requires(shape_rank<A> > shape_rank<B> && shape_rank<B> > 0)
 Manifold collide(const A& a, const Transform& transform_a, const B& b, const Transform& transform_b, const CollideOptions& options = {}) {
   Manifold manifold = collide(b, transform_b, a, transform_a, options);
   manifold.normal = -manifold.normal;
