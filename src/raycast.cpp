@@ -3,7 +3,8 @@
 // Outline: classify the ray's origin (inside: a hit at 0 flagged `inside`; on the surface: a hit
 // at 0 unless heading outward), with closest_point, or for a circle from the origin's squared
 // distance from the centre, or for an unrounded polygon from the clip's own edge offsets. From
-// outside, in the shape's local frame: a circle solves |o + t d - c| = r along the unit direction;
+// outside, in the shape's local frame (a circle: from its centre in the world's orientation, so
+// nothing is turned back): a circle solves |o + t d - c| = r along the unit direction;
 // a segment intersects two lines (cross products); an unrounded polygon clips the ray against
 // every edge's half-plane in one pass (Cyrus & Beck, "Generalized two- and three-dimensional
 // clipping", 1978): entering edges raise the lower bound, leaving edges lower the upper bound,
@@ -125,33 +126,29 @@ std::optional<RayHit> cast_rounded_core(const detail::PolygonView& core, const T
 }  // namespace
 
 std::optional<RayHit> raycast(const Circle& shape, const Transform& transform, const Ray& ray) {
-  // The origin is classified in the circle's frame by its squared distance from the centre: beyond
-  // the radius plus the touching band it is outside and the cast runs at once; only one nearer
-  // takes a root, for its signed distance from the surface and the surface normal there. The band
-  // itself (size_scale takes a root) is computed only for an origin within a bound of it, the
-  // band with |center|_1 >= |center| for the centre's distance.
-  const Vec2 origin = inverse_transform_point(transform, ray.origin);
-  const Vec2 direction = inverse_rotate(transform.rotation, ray.translation);
-  const Vec2 from_center = origin - shape.center;
-  auto within = [&](Real band) {
-    const Real outside_beyond = shape.radius + band;
-    return length_squared(from_center) <= outside_beyond * outside_beyond;
-  };
-  if (within(ray_tolerance(coordinate_magnitude(shape.center) + shape.radius, origin, direction, ray.max_fraction))) {
-    const Real tolerance = ray_tolerance(size_scale(shape), origin, direction, ray.max_fraction);
-    if (within(tolerance)) {
-      const Real center_distance = length(from_center);
-      if (center_distance - shape.radius < -tolerance) return RayHit{0, ray.origin, {}, true};
-      const Vec2 normal = center_distance > 0 ? (Real(1) / center_distance) * from_center : Vec2{1, 0};
-      if (dot(direction, normal) > 0) return std::nullopt;  // leaving a convex shape from its surface: nothing ahead
-      return RayHit{0, ray.origin, rotate(transform.rotation, normal), false};
-    }
+  // From the circle's centre in the world's orientation: the centre is turned once by the shape's
+  // rotation, the ray's origin offset from the position first (nothing the size of the positions
+  // is rounded) and nothing is turned back. The band is that of the offset, the ray's far end, the
+  // turned centre and the radius (no root). The origin is classified by its squared distance from
+  // the centre: beyond the radius plus the band it is outside and the cast runs at once; only one
+  // nearer takes a root, for its signed distance from the surface and the surface normal there.
+  const Vec2 turned = rotate(transform.rotation, shape.center);
+  const Vec2 from_center = (ray.origin - transform.position) - turned;
+  const Real tolerance = ray_tolerance(shape.radius + coordinate_magnitude(turned), from_center, ray.translation, ray.max_fraction);
+  const Real outside_beyond = shape.radius + tolerance;
+  if (length_squared(from_center) <= outside_beyond * outside_beyond) {
+    const Real center_distance = length(from_center);
+    if (center_distance - shape.radius < -tolerance) return RayHit{0, ray.origin, {}, true};
+    const Vec2 normal = center_distance > 0 ? (Real(1) / center_distance) * from_center : rotate(transform.rotation, {1, 0});
+    if (dot(ray.translation, normal) > 0) return std::nullopt;  // leaving a convex shape from its surface: nothing ahead
+    return RayHit{0, ray.origin, normal, false};
   }
   if (!(ray.max_fraction > 0)) return std::nullopt;
-  const std::optional<RayCircleHit> hit = ray_circle_hit(origin, direction, shape.center, shape.radius);
+  const std::optional<RayCircleHit> hit = ray_circle_hit(from_center, ray.translation, {}, shape.radius);
   if (!hit || hit->fraction > ray.max_fraction) return std::nullopt;
   // The offset's length is the radius to round-off, so dividing by it normalises without a root.
-  return to_world(ray, transform, hit->fraction, shape.radius > 0 ? (Real(1) / shape.radius) * hit->from_center : Vec2{});
+  return RayHit{hit->fraction, ray.origin + hit->fraction * ray.translation,
+                shape.radius > 0 ? (Real(1) / shape.radius) * hit->from_center : Vec2{}, false};
 }
 
 std::optional<RayHit> raycast(const Capsule& shape, const Transform& transform, const Ray& ray) {
