@@ -1,7 +1,10 @@
 // collide2d/distance.hpp — how far apart two shapes are, and their closest points.
 #pragma once
 
+#include <type_traits>
+
 #include "collide2d/algorithms.hpp"
+#include "collide2d/tolerance.hpp"
 
 namespace collide2d {
 
@@ -12,7 +15,7 @@ struct DistanceResult {
   Vec2 point_b;              ///< world point on B's surface closest to A
   Vec2 normal;               ///< world unit vector from point_a to point_b; zero when overlapping
   bool overlapping = false;  ///< the shapes overlap or touch (then the points are a shared estimate, see penetration())
-  int iterations = 0;        ///< GJK support evaluations
+  int iterations = 0;        ///< GJK support evaluations (0 for two circles, which are analytic)
   IterationStatus status = IterationStatus::converged;  ///< iteration_cap when GJK stopped at its cap
 };
 
@@ -23,14 +26,31 @@ struct DistanceOptions {
 };
 
 /// Distance and closest points by GJK on the cores, radii subtracted. Works for any
-/// ConvexSupport shape; a warm cache usually halves the iterations when shapes move a little.
+/// ConvexSupport shape; a warm cache usually halves the iterations when shapes move a little. Two
+/// circles are analytic, along the line of centres (circle_pair, as overlap() and collide()); their
+/// cache is written as GJK would leave it, one vertex at the centres.
 template <ConvexSupport A, ConvexSupport B>
 [[nodiscard]] DistanceResult distance(const A& a, const Transform& transform_a, const B& b, const Transform& transform_b,
                                       const DistanceOptions& options = {}) {
-  const Transform b_to_a = inverse_compose(transform_a, transform_b);
   const Real radius_a = a.rounding_radius(), radius_b = b.rounding_radius();
-  const GjkResult cores = gjk(a, b, b_to_a, {.max_iterations = options.max_iterations, .cache = options.cache});
   DistanceResult result;
+  if constexpr (std::is_same_v<A, Circle> && std::is_same_v<B, Circle>) {
+    const CirclePair pair = circle_pair(a.center, transform_a, b.center, transform_b, radius_a + radius_b);
+    if (options.cache != nullptr) *options.cache = {{a.center}, {b.center}, 1};
+    const Real between = length(pair.offset);
+    if (between <= radius_a + radius_b + pair.tolerance) {
+      result.overlapping = true;
+      result.point_a = result.point_b = transform_a.position + (pair.turned_a + Real(0.5) * pair.offset);
+      return result;
+    }
+    result.distance = between - radius_a - radius_b;
+    result.normal = (Real(1) / between) * pair.offset;
+    result.point_a = transform_a.position + (pair.turned_a + radius_a * result.normal);
+    result.point_b = transform_a.position + (pair.turned_a + pair.offset - radius_b * result.normal);
+    return result;
+  }
+  const Transform b_to_a = inverse_compose(transform_a, transform_b);
+  const GjkResult cores = gjk(a, b, b_to_a, {.max_iterations = options.max_iterations, .cache = options.cache});
   result.iterations = cores.iterations;
   result.status = cores.status;
   if (cores.overlapping || cores.distance <= radius_a + radius_b + cores.tolerance) {

@@ -1,9 +1,12 @@
 // collide2d/penetration.hpp — how deep two shapes overlap and along which direction.
 #pragma once
 
+#include <algorithm>
 #include <optional>
+#include <type_traits>
 
 #include "collide2d/algorithms.hpp"
+#include "collide2d/tolerance.hpp"
 
 namespace collide2d {
 
@@ -20,12 +23,25 @@ struct Penetration {
 /// Depth, normal and witness points when A and B overlap or touch; empty when they are apart.
 /// GJK on the cores decides; if the cores are apart the radii overlap and the answer is the core
 /// closest points pushed out by the radii; if the cores overlap, EPA gives the core penetration,
-/// to which the radii add. Circles are analytic (concentric circles report the normal +x of A).
+/// to which the radii add. Two circles are analytic, along the line of centres (circle_pair, as
+/// overlap(), distance() and collide(); concentric circles report the normal +x of A).
 template <ConvexSupport A, ConvexSupport B>
 [[nodiscard]] std::optional<Penetration> penetration(const A& a, const Transform& transform_a, const B& b,
                                                      const Transform& transform_b) {
-  const Transform b_to_a = inverse_compose(transform_a, transform_b);
   const Real radius_a = a.rounding_radius(), radius_b = b.rounding_radius();
+  if constexpr (std::is_same_v<A, Circle> && std::is_same_v<B, Circle>) {
+    const CirclePair pair = circle_pair(a.center, transform_a, b.center, transform_b, radius_a + radius_b);
+    const Real between = length(pair.offset);
+    if (between > radius_a + radius_b + pair.tolerance) return std::nullopt;
+    Penetration result;
+    result.tolerance = pair.tolerance;
+    result.normal = between > 0 ? (Real(1) / between) * pair.offset : rotate(transform_a.rotation, {1, 0});
+    result.depth = std::max(radius_a + radius_b - between, Real(0));
+    result.point_a = transform_a.position + (pair.turned_a + radius_a * result.normal);
+    result.point_b = transform_a.position + (pair.turned_a + pair.offset - radius_b * result.normal);
+    return result;
+  }
+  const Transform b_to_a = inverse_compose(transform_a, transform_b);
   const GjkResult cores = gjk(a, b, b_to_a);
   if (cores.distance > radius_a + radius_b + cores.tolerance) return std::nullopt;
   Penetration result;
