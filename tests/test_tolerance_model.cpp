@@ -164,10 +164,11 @@ TEST(ToleranceModel, FarPairsAnswerAsThePairsAtTheOrigin) {
 TEST(ToleranceModel, CirclePairsFarFromTheOriginAgainstExactCentres) {
   // Circles with local centres off their origin, turned, near the origin and 1e5 (float) or 1e8
   // (double) away. The oracle places both centres exactly (GMP rationals, p + R c from the very
-  // inputs), rounds only their offset to double and takes the gap |c_b - c_a| - r_a - r_b. collide and overlap must
-  // answer it within a band of the pair's own coordinates (a few units: the offset, the local
-  // centres, the radii), not of the position: verdicts where the oracle is farther than that from
-  // touching, the separation, the normal, and the world point midway between the surfaces.
+  // inputs), rounds only their offset to double and takes the gap |c_b - c_a| - r_a - r_b. The
+  // queries must answer it within a band of the pair's own coordinates (a few units: the offset,
+  // the local centres, the radii), not of the position: overlap, distance, penetration and collide, where
+  // the oracle is farther than that from touching: the verdicts, the gap or depth, the normal, and
+  // collide's world point midway between the surfaces.
   std::mt19937_64 random(23);
   std::uniform_real_distribution<double> unit(-1, 1);
   const Real band = 8 * contact_tolerance(16);
@@ -194,9 +195,21 @@ TEST(ToleranceModel, CirclePairsFarFromTheOriginAgainstExactCentres) {
       ++compared;
       SCOPED_TRACE("trial " + std::to_string(trial) + " at " + std::to_string(magnitude) + " gap " + std::to_string(gap));
       EXPECT_EQ(overlap(a, transform_a, b, transform_b), gap < 0);
+      const DistanceResult apart = distance(a, transform_a, b, transform_b);
+      const std::optional<Penetration> deep = penetration(a, transform_a, b, transform_b);
+      EXPECT_EQ(apart.overlapping, gap < 0);
+      ASSERT_EQ(deep.has_value(), gap < 0);
       const Manifold manifold = collide(a, transform_a, b, transform_b);
       ASSERT_EQ(manifold.point_count, gap < 0 ? 1 : 0);
-      if (gap >= 0) continue;
+      if (gap >= 0) {
+        EXPECT_NEAR(apart.distance, gap, band);
+        EXPECT_NEAR(apart.normal.x, dx / between, band);
+        EXPECT_NEAR(apart.normal.y, dy / between, band);
+        continue;
+      }
+      EXPECT_NEAR(deep->depth, -gap, band);
+      EXPECT_NEAR(deep->normal.x, dx / between, band);
+      EXPECT_NEAR(deep->normal.y, dy / between, band);
       EXPECT_NEAR(manifold.points[0].separation, gap, band);
       EXPECT_NEAR(manifold.normal.x, dx / between, band);
       EXPECT_NEAR(manifold.normal.y, dy / between, band);
