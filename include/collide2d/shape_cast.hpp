@@ -125,8 +125,10 @@ inline constexpr int step_search_evaluations = 8;
 /// concave function of h (support functions are convex, the remainder a downward parabola) and
 /// F(0) is the gap, so the times where F stays above a level form one interval around 0: any h
 /// with F(h) above the level proves all of [0, h] (or [h, 0] going back) free of contact. A step
-/// narrows the level's crossing by false position, whose chord lies below a concave F, within
-/// step_search_evaluations. The first-order term makes a shape turning about its centre close at
+/// narrows the level's crossing by false position, whose chord lies below a concave F, in its
+/// Illinois form (an end kept twice counts half, so the bracket closes from both sides), within
+/// step_search_evaluations, and stops once the bracket is within an eighth of the step: past that a
+/// new state's GJK gains more than further bounds. The first-order term makes a shape turning about its centre close at
 /// the speed of its contact point, not at angular speed x reach, so steps stay long where a
 /// Lipschitz bound crawls; without rotation F is linear and the step is exact in one division.
 ///
@@ -192,6 +194,7 @@ std::optional<CastHit> advance(const A& a, const B& b, Pose pose, const CastMoti
     const Real at_horizon = separation_bound(at, horizon);
     if (at_horizon > accept) return horizon;
     Real high = horizon, above_high = at_horizon - aim;
+    int kept_high = 0;  // evaluations in a row that moved `low` and kept `high`
     for (int evaluation = 0; evaluation < step_search_evaluations && above_low > 0 && above_high < 0; ++evaluation) {
       const Real h = low + above_low * (high - low) / (above_low - above_high);
       if (!(h > low && h < high)) break;
@@ -199,13 +202,18 @@ std::optional<CastHit> advance(const A& a, const B& b, Pose pose, const CastMoti
       if (bound > aim) {
         low = h;
         above_low = bound - aim;
+        // Illinois: `high` kept twice counts half, so the next chord reaches past the crossing and
+        // the bracket closes from both sides (plain false position on a concave F only creeps up).
+        if (++kept_high >= 2) above_high *= Real(0.5);
       } else if (bound > accept) {
         return h;  // within the quarter band below the aim: as far as a step needs to go
       } else {
         high = h;
         above_high = bound - aim;
+        kept_high = 0;
       }
       if (!motion.turns()) break;  // F is linear: the first chord is its root
+      if (high - low <= Real(0.125) * low) break;  // within an eighth of the step: the next state's GJK does better than more bounds
     }
     return low;
   };
