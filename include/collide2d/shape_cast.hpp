@@ -400,34 +400,42 @@ std::optional<CastHit> gjk_ray_cast(const A& a, const Transform& transform_a, co
                                                              radius_b * expansion.normal));
       return hit;
     }
+    // Lengths along the search direction are compared scaled by its length, as gjk() does, so the
+    // loop divides only for the step.
     const SearchDirection toward = direction_to_simplex(simplex, closest, closest_squared);
     MinkowskiVertex& next = simplex.vertices[simplex.count];
     minkowski_support(a, b, b_to_a, -toward.search, next);
     ++refinements;
-    const Real lower_bound = dot(next.point, toward.unit);
+    const Real search_length = toward.length(), scaled_lower = dot(next.point, toward.search);
     bool repeated = false;
     for (int i = 0; i < simplex.count; ++i) repeated = repeated || simplex.vertices[i].point == next.point;
     const bool converged = repeated || refinements >= refinement_cap ||
-                           toward.distance - lower_bound <= std::max(band, round_off(toward.distance));
-    if (converged && toward.distance <= stop_distance + band) {
+                           toward.scaled_distance - scaled_lower <= std::max(band * search_length, round_off(toward.scaled_distance));
+    auto unit = [&] {
+      Vec2 direction;
+      Real distance;
+      toward.unit_and_distance(simplex, direction, distance);
+      return direction;
+    };
+    if (converged && toward.scaled_distance <= (stop_distance + band) * search_length) {
       if (time == 0) return touching_at_start();
-      return hit_here(toward.unit);
+      return hit_here(unit());
     }
-    const Real aim = stop_distance + Real(0.75) * band;
-    Real separation;  // along toward.unit, what the move closes down to `aim`
-    if (lower_bound > aim) separation = lower_bound;
-    else if (converged) separation = toward.distance;
+    const Real scaled_aim = (stop_distance + Real(0.75) * band) * search_length;
+    Real scaled_separation;  // along the search direction, what the move closes down to the aim
+    if (scaled_lower > scaled_aim) scaled_separation = scaled_lower;
+    else if (converged) scaled_separation = toward.scaled_distance;
     else {
       ++simplex.count;
       continue;
     }
-    const Real closing = -dot(motion, toward.unit);  // how fast the motion closes the separation
-    if (!(closing > 0)) return std::nullopt;
-    const Real step = (separation - aim) / closing;
+    const Real scaled_closing = -dot(motion, toward.search);  // how fast the motion closes the separation
+    if (!(scaled_closing > 0)) return std::nullopt;
+    const Real step = (scaled_separation - scaled_aim) / scaled_closing;
     if (step >= 1 - time) return std::nullopt;
     if (hit.iterations >= options.max_iterations) {
       hit.status = IterationStatus::iteration_cap;
-      return hit_here(toward.unit);
+      return hit_here(unit());
     }
     ++hit.iterations;
     refinements = 0;

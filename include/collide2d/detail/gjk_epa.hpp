@@ -156,30 +156,42 @@ inline Vec2 reduce_simplex(Simplex& simplex, std::array<Real, 3>& weights) {
 }
 
 /// The direction from the origin toward a simplex that does not hold it (GJK's next search is
-/// along -search), its unit vector and the simplex's distance along it.
+/// along -search), and the simplex's distance along it scaled by the direction's length: what
+/// GJK's loop compares needs neither a root nor a division, which would sit on its chain of
+/// dependent steps; unit_and_distance() takes them once, for the answer.
 struct SearchDirection {
-  Vec2 search;    ///< toward the simplex, any length
-  Vec2 unit;      ///< the same, unit length
-  Real distance;  ///< the simplex's distance from the origin
+  Vec2 search;             ///< toward the simplex, any length
+  Real scaled_distance;    ///< the simplex's distance from the origin times |search|
+  bool along_edge_normal;  ///< `search` is the simplex edge's perpendicular (else the closest point itself)
+
+  /// |search|.
+  Real length() const { return std::sqrt(along_edge_normal ? length_squared(search) : scaled_distance); }
+  /// The unit direction toward the simplex and the simplex's distance along it.
+  void unit_and_distance(const Simplex& simplex, Vec2& unit, Real& distance) const {
+    if (along_edge_normal) {
+      unit = normalize(search);
+      distance = dot(unit, simplex.vertices[0].point);
+    } else {
+      distance = std::sqrt(scaled_distance);
+      unit = (Real(1) / distance) * search;
+    }
+  }
 };
 
 /// The search direction toward `closest`, reduce_simplex's answer (its squared length given,
-/// above zero). The support search takes it at any length (its choice does not depend on the
-/// length), so the unit vector is worked out beside the search rather than before it, off the
-/// iteration's chain of dependent steps. For a segment the direction is the edge's perpendicular:
-/// `closest` comes out of a cancellation with error ~ eps * |vertices|, which turns its direction
-/// by that error over its length when the segment passes near the origin, and a turned search
-/// direction can return a simplex vertex again and stop GJK far from the true distance.
+/// above zero). For a segment the direction is the edge's perpendicular: `closest` comes out of a
+/// cancellation with error ~ eps * |vertices|, which turns its direction by that error over its
+/// length when the segment passes near the origin, and a turned search direction can return a
+/// simplex vertex again and stop GJK far from the true distance.
 inline SearchDirection direction_to_simplex(const Simplex& simplex, Vec2 closest, Real closest_squared) {
-  const Real closest_length = std::sqrt(closest_squared);
-  SearchDirection toward{closest, (Real(1) / closest_length) * closest, closest_length};
+  SearchDirection toward{closest, closest_squared, false};
   if (simplex.count == 2) {
     const Vec2 first = simplex.vertices[0].point, edge = simplex.vertices[1].point - first;
     const Real side = cross(edge, first);
     if (side != 0) {
       toward.search = side > 0 ? left_perpendicular(edge) : right_perpendicular(edge);
-      toward.unit = normalize(toward.search);
-      toward.distance = dot(toward.unit, first);
+      toward.scaled_distance = dot(toward.search, first);
+      toward.along_edge_normal = true;
     }
   }
   return toward;
@@ -210,8 +222,9 @@ GjkResult gjk(const A& a, const B& b, const Transform& b_to_a, const GjkOptions&
 
   std::array<Real, 3> weights{};
   Vec2 closest;
-  Vec2 direction;            // unit vector from the origin toward `closest`
-  Real closest_length = 0;   // distance from the origin to the simplex
+  detail::SearchDirection toward{};  // toward the simplex the loop ended with
+  Vec2 direction;            // unit vector from the origin toward `closest`, for the answer
+  Real closest_length = 0;   // distance from the origin to the simplex, for the answer
   for (;;) {
     closest = detail::reduce_simplex(simplex, weights);
     if (options.trace != nullptr) options.trace->push_back(simplex);
@@ -221,10 +234,7 @@ GjkResult gjk(const A& a, const B& b, const Transform& b_to_a, const GjkOptions&
       result.overlapping = true;
       break;
     }
-    const detail::SearchDirection toward = detail::direction_to_simplex(simplex, closest, closest_squared);
-    const Vec2 search = toward.search;
-    direction = toward.unit;
-    closest_length = toward.distance;
+    toward = detail::direction_to_simplex(simplex, closest, closest_squared);
     if (result.iterations >= options.max_iterations) {
       result.status = IterationStatus::iteration_cap;
       break;
@@ -232,15 +242,17 @@ GjkResult gjk(const A& a, const B& b, const Transform& b_to_a, const GjkOptions&
     // Into the slot after the simplex (it holds at most two vertices here); kept only when it
     // brings progress.
     MinkowskiVertex& next = simplex.vertices[simplex.count];
-    detail::minkowski_support(a, b, b_to_a, -search, next);
+    detail::minkowski_support(a, b, b_to_a, -toward.search, next);
     ++result.iterations;
-    const Real lower_bound = dot(next.point, direction);  // every point of D is at least this far
-    if (options.separation_limit >= 0 && lower_bound > options.separation_limit + result.tolerance) {
+    // Every point of D is at least scaled_lower / |search| far; compared scaled by |search|.
+    const Real search_length = toward.length(), scaled_lower = dot(next.point, toward.search);
+    if (options.separation_limit >= 0 && scaled_lower > (options.separation_limit + result.tolerance) * search_length) {
       result.stopped_early = true;
-      closest_length = lower_bound;  // report the proven lower bound, as GjkResult documents
+      toward.unit_and_distance(simplex, direction, closest_length);
+      closest_length = dot(next.point, direction);  // report the proven lower bound, as GjkResult documents
       break;
     }
-    if (closest_length - lower_bound <= std::max(result.tolerance, round_off(closest_length))) break;
+    if (toward.scaled_distance - scaled_lower <= std::max(result.tolerance * search_length, round_off(toward.scaled_distance))) break;
     bool repeated = false;
     for (int i = 0; i < simplex.count; ++i) repeated = repeated || simplex.vertices[i].point == next.point;
     if (repeated) break;
@@ -252,6 +264,7 @@ GjkResult gjk(const A& a, const B& b, const Transform& b_to_a, const GjkOptions&
     result.point_b += weights[i] * simplex.vertices[i].point_b;
   }
   if (!result.overlapping) {
+    if (!result.stopped_early) toward.unit_and_distance(simplex, direction, closest_length);
     result.distance = closest_length;
     result.normal = direction;
   }
