@@ -1428,3 +1428,22 @@ TEST(ShapeCast, ACirclePassingABoxCornerAgainstTheClosedForm) {
   EXPECT_GE(hits, kFloat ? 9 : 14);
   EXPECT_GE(misses, kFloat ? 5 : 8);
 }
+
+TEST(Raycast, ACircleHitByATinyTranslationOverAHugeFraction) {
+  // The ray's direction is only scaled: in float, a translation so short that its squared length
+  // underflows (1e-30) over a fraction that makes up for it meets the circle where a unit
+  // translation does (the length is then taken in double), and so does one whose square does not
+  // underflow. Double has no wider root: its limit is components above about 1e-150 (math.hpp).
+  const Shape disc = circle(1);
+  for (const double tiny : {kFloat ? 1e-30 : 1e-140, 1e-10}) {
+    SCOPED_TRACE("translation " + std::to_string(tiny));
+    const Ray ray{{-2, R(0.5)}, {R(tiny), 0}, R(4 / tiny)};
+    const std::optional<RayHit> hit = raycast(disc, at(0, 0), ray);
+    ASSERT_TRUE(hit.has_value());
+    const double across = std::sqrt(1 - 0.25);  // where the line y = 0.5 meets the unit circle
+    EXPECT_NEAR(double(hit->fraction) * tiny, 2 - across, 1e-5);
+    EXPECT_NEAR(hit->point.x, -across, 1e-5);
+    EXPECT_NEAR(hit->normal.x, -across, 1e-5);
+    EXPECT_NEAR(hit->normal.y, 0.5, 1e-5);
+  }
+}
