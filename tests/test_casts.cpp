@@ -1447,3 +1447,40 @@ TEST(Raycast, ACircleHitByATinyTranslationOverAHugeFraction) {
     EXPECT_NEAR(hit->normal.y, 0.5, 1e-5);
   }
 }
+
+// A support function that never settles: the n-th call answers the point (1 - 1/(n + 1)) along the
+// asked direction, a disc that grows with every question, so each support point is a little
+// farther out than all before it and GJK's progress never stops. No shape of the library does
+// this; it stands for a hostile ConvexSupport type on which GJK cannot converge (it hits its cap
+// of 64 support evaluations).
+struct RestlessDisc {
+  mutable unsigned calls = 0;
+  Vec2 support(Vec2 direction) const {
+    ++calls;
+    return (1 - R(1) / R(calls + 1)) * normalize(direction);
+  }
+  Real rounding_radius() const { return 0; }
+};
+
+TEST(ShapeCast, AGjkThatCannotConvergeEndsTheCastsAtTheCapAndSaysSo) {
+  // GJK stops at its own cap inside the casts; they end there, at a time reached by proven moves
+  // only, with iteration_cap, instead of trusting a distance that is only an upper bound.
+  const RestlessDisc restless;
+  const Circle ball{{}, R(0.5)};
+  ASSERT_EQ(gjk(restless, ball, at(5, 0.2)).status, IterationStatus::iteration_cap);  // the premise
+  const std::optional<CastHit> cast_hit = shape_cast(restless, at(0, 0), ball, at(5, 0.2), {-10, 0});
+  ASSERT_TRUE(cast_hit.has_value());
+  EXPECT_EQ(cast_hit->status, IterationStatus::iteration_cap);
+  EXPECT_GE(cast_hit->time, 0);
+  EXPECT_LE(cast_hit->time, 1);
+  EXPECT_FALSE(cast_hit->initially_touching);
+  const Sweep still{{}, {0, 0}, {0, 0}, 0, 0};
+  const Sweep moving{{}, {5, R(0.2)}, {-5, R(0.2)}, 0, 1};
+  const std::optional<CastHit> impact = time_of_impact(restless, still, ball, moving);
+  ASSERT_TRUE(impact.has_value());
+  EXPECT_EQ(impact->status, IterationStatus::iteration_cap);
+  EXPECT_EQ(impact->time, 0);  // the first state's GJK is capped: nothing after time 0 is proven
+  EXPECT_FALSE(impact->initially_touching);
+  std::printf("a support that never settles: shape_cast capped at t %.4g, time_of_impact at t %.4g\n", double(cast_hit->time),
+              double(impact->time));
+}

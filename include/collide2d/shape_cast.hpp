@@ -29,7 +29,9 @@ struct CastOptions {
   /// between 0 and the touching band of the features in contact (GjkResult::tolerance), never an
   /// overlap.
   Real target_separation = 0;
-  int max_iterations = 1024;  ///< cap on advancement steps; hitting it is reported
+  /// Cap on advancement steps; hitting it is reported. GJK's own cap (64 support evaluations)
+  /// reached inside a cast ends it the same way, at the time reached.
+  int max_iterations = 1024;
 };
 
 /// The first contact of two moving shapes.
@@ -276,8 +278,19 @@ std::optional<CastHit> advance(const A& a, const B& b, Pose pose, const CastMoti
   std::optional<State> at_late;  // the state found in contact there
   Real look_ahead = steps_before_probing;  // how many steps ahead the next probe looks
   Real t = 0;
+  // The answer when GJK hit its own cap at a state: its distance bounds the gap only from above,
+  // so nothing after `t` is proven; t itself is (every step to it was), and is reported as capped.
+  auto capped_at = [&](const State& state) {
+    hit.status = IterationStatus::iteration_cap;
+    hit.time = t;
+    hit.normal = rotate(state.transform_a.rotation, state.cores.normal);
+    hit.point = transform_point(state.transform_a, Real(0.5) * (state.cores.point_a + state.cores.point_b));
+    return hit;
+  };
+  auto gjk_capped = [](const State& state) { return state.cores.status == IterationStatus::iteration_cap; };
   for (;;) {
     const State state = state_at(t);
+    if (gjk_capped(state) && !state.cores.overlapping) return capped_at(state);
     if (in_contact(state)) {
       if (t == 0 && motion_speed > 0) {
         // A pair that only touches (or sits within the target separation) and moves apart or
@@ -293,13 +306,7 @@ std::optional<CastHit> advance(const A& a, const B& b, Pose pose, const CastMoti
       }
       return hit_at(t, state);
     }
-    if (hit.iterations >= options.max_iterations) {
-      hit.status = IterationStatus::iteration_cap;
-      hit.time = t;
-      hit.normal = rotate(state.transform_a.rotation, state.cores.normal);
-      hit.point = transform_point(state.transform_a, Real(0.5) * (state.cores.point_a + state.cores.point_b));
-      return hit;
-    }
+    if (hit.iterations >= options.max_iterations) return capped_at(state);
     ++hit.iterations;
     // The forward step: no contact before t + step. Proven free up to the end of the motion (or
     // up to `late`, found in contact): no hit, or the contact at `late`.
@@ -311,6 +318,7 @@ std::optional<CastHit> advance(const A& a, const B& b, Pose pose, const CastMoti
       // reaches back to t + step proves everything up to it free, and t jumps past it.
       const Real probe = std::min(Real(1), t + look_ahead * step);
       const State at_probe = state_at(probe);
+      if (gjk_capped(at_probe)) return capped_at(state);
       if (in_contact(at_probe)) {
         late = probe;
         at_late = at_probe;
@@ -329,6 +337,7 @@ std::optional<CastHit> advance(const A& a, const B& b, Pose pose, const CastMoti
       if (late - t <= 4 * real_epsilon * late) return hit_at(t, state);  // a hair before the crossing: touching, never overlapping
       const Real middle = Real(0.5) * (t + late);
       const State at_middle = state_at(middle);
+      if (gjk_capped(at_middle)) return capped_at(state);
       if (in_contact(at_middle)) {
         late = middle;
         at_late = at_middle;
@@ -357,7 +366,9 @@ std::optional<CastHit> advance(const A& a, const B& b, Pose pose, const CastMoti
 ///      move with D and all lie beyond the level), so it warm-starts the next step.
 /// Contact before the first move, a pair touching at t = 0, is decided by `touching_at_start`
 /// (advance() from t = 0, which knows whether the motion closes it). Moves are capped by
-/// options.max_iterations; GJK's refinements between two moves by gjk()'s own cap.
+/// options.max_iterations; GJK's refinements between two moves by gjk()'s own cap, which ends
+/// the cast with iteration_cap at the time reached (safe) unless the support plane still proves
+/// a move.
 template <ConvexSupport A, ConvexSupport B, class TouchingAtStart>
 std::optional<CastHit> gjk_ray_cast(const A& a, const Transform& transform_a, const B& b, const Transform& transform_b, Vec2 translation_b,
                                     const CastOptions& options, TouchingAtStart touching_at_start) {
@@ -409,22 +420,26 @@ std::optional<CastHit> gjk_ray_cast(const A& a, const Transform& transform_a, co
     const Real search_length = toward.length(), scaled_lower = dot(next.point, toward.search);
     bool repeated = false;
     for (int i = 0; i < simplex.count; ++i) repeated = repeated || simplex.vertices[i].point == next.point;
-    const bool converged = repeated || refinements >= refinement_cap ||
-                           toward.scaled_distance - scaled_lower <= std::max(band * search_length, round_off(toward.scaled_distance));
+    const bool converged = repeated || toward.scaled_distance - scaled_lower <= std::max(band * search_length, round_off(toward.scaled_distance));
+    // GJK's cap between two moves: |v| still bounds the distance from above (so a contact found is
+    // one) but not from below (so no move may trust it); the answer is then reported as capped.
+    const bool capped = !converged && refinements >= refinement_cap;
+    if (capped) hit.status = IterationStatus::iteration_cap;
     auto unit = [&] {
       Vec2 direction;
       Real distance;
       toward.unit_and_distance(simplex, direction, distance);
       return direction;
     };
-    if (converged && toward.scaled_distance <= (stop_distance + band) * search_length) {
-      if (time == 0) return touching_at_start();
+    if ((converged || capped) && toward.scaled_distance <= (stop_distance + band) * search_length) {
+      if (time == 0 && !capped) return touching_at_start();
       return hit_here(unit());
     }
     const Real scaled_aim = (stop_distance + Real(0.75) * band) * search_length;
     Real scaled_separation;  // along the search direction, what the move closes down to the aim
     if (scaled_lower > scaled_aim) scaled_separation = scaled_lower;
     else if (converged) scaled_separation = toward.scaled_distance;
+    else if (capped) return hit_here(unit());  // a safe, early time: nothing proven beyond it
     else {
       ++simplex.count;
       continue;
@@ -439,6 +454,7 @@ std::optional<CastHit> gjk_ray_cast(const A& a, const Transform& transform_a, co
     }
     ++hit.iterations;
     refinements = 0;
+    hit.status = IterationStatus::converged;  // a proven move: the cap above did not stop the cast
     time += step;
     b_to_a.position = start.position + time * motion;
     if (!repeated) ++simplex.count;  // a new support point joins the moved simplex
