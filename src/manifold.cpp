@@ -244,7 +244,7 @@ void collide_circles(const Circle& a, const Transform& transform_a, const Circle
   const Real reach = a.radius + b.radius + options.speculative_distance + pair.tolerance;
   if (reach < 0 || length_squared(pair.offset) > reach * reach) return;
   const Real center_distance = length(pair.offset);
-  const Vec2 normal = center_distance > 0 ? (Real(1) / center_distance) * pair.offset : rotate(transform_a.rotation, {1, 0});
+  const Vec2 normal = pair.normal(center_distance, transform_a);
   closest_point_contact(pair.turned_a, pair.turned_a + pair.offset, normal, center_distance, a.radius, b.radius,
                         feature_id(ContactKind::circle, 0, 0, 0, false), manifold);
   manifold.points[0].point += transform_a.position;

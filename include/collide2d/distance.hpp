@@ -44,9 +44,9 @@ template <ConvexSupport A, ConvexSupport B>
       return result;
     }
     result.distance = between - radius_a - radius_b;
-    result.normal = (Real(1) / between) * pair.offset;
-    result.point_a = transform_a.position + (pair.turned_a + radius_a * result.normal);
-    result.point_b = transform_a.position + (pair.turned_a + pair.offset - radius_b * result.normal);
+    result.normal = pair.normal(between, transform_a);
+    result.point_a = pair.surface_a(transform_a, radius_a, result.normal);
+    result.point_b = pair.surface_b(transform_a, radius_b, result.normal);
     return result;
   }
   const Transform b_to_a = inverse_compose(transform_a, transform_b);

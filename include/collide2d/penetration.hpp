@@ -35,10 +35,10 @@ template <ConvexSupport A, ConvexSupport B>
     if (between > radius_a + radius_b + pair.tolerance) return std::nullopt;
     Penetration result;
     result.tolerance = pair.tolerance;
-    result.normal = between > 0 ? (Real(1) / between) * pair.offset : rotate(transform_a.rotation, {1, 0});
+    result.normal = pair.normal(between, transform_a);
     result.depth = std::max(radius_a + radius_b - between, Real(0));
-    result.point_a = transform_a.position + (pair.turned_a + radius_a * result.normal);
-    result.point_b = transform_a.position + (pair.turned_a + pair.offset - radius_b * result.normal);
+    result.point_a = pair.surface_a(transform_a, radius_a, result.normal);
+    result.point_b = pair.surface_b(transform_a, radius_b, result.normal);
     return result;
   }
   const Transform b_to_a = inverse_compose(transform_a, transform_b);

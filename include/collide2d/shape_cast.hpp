@@ -111,6 +111,17 @@ inline constexpr int opening_axis_halvings = 24;
 /// Separation-bound evaluations one safe step may spend narrowing its root (advance()).
 inline constexpr int step_search_evaluations = 8;
 
+/// Writes a contact at `time` into `hit`: the normal (A's frame, from A to B) turned into the
+/// world, and the point midway between the surfaces, from the closest core points `point_a` and
+/// `point_b` (A's frame) pushed out by the radii and placed by `transform_a`.
+inline CastHit& place_contact(CastHit& hit, Real time, const Transform& transform_a, Vec2 normal, Vec2 point_a, Vec2 point_b,
+                              Real radius_a, Real radius_b) {
+  hit.time = time;
+  hit.normal = rotate(transform_a.rotation, normal);
+  hit.point = transform_point(transform_a, Real(0.5) * (point_a + radius_a * normal + point_b - radius_b * normal));
+  return hit;
+}
+
 /// Conservative advancement over t in [0, 1]. `pose(t)` gives (transform A, transform B) in the
 /// world; `motion` says how they move. Contact is the gap down to target_separation plus the
 /// touching band of the features GJK ends on.
@@ -228,11 +239,8 @@ std::optional<CastHit> advance(const A& a, const B& b, Pose pose, const CastMoti
       point_a = expansion.point_a;
       point_b = expansion.point_b;
     }
-    hit.time = s;
     hit.initially_touching = s == 0;
-    hit.normal = rotate(state.transform_a.rotation, normal);
-    hit.point = transform_point(state.transform_a, Real(0.5) * (point_a + radius_a * normal + point_b - radius_b * normal));
-    return hit;
+    return place_contact(hit, s, state.transform_a, normal, point_a, point_b, radius_a, radius_b);
   };
   // Separation of the shapes along a unit axis of A's frame (pointing from A to B).
   auto separation_along = [&](const State& at, Vec2 axis) {
@@ -393,10 +401,7 @@ std::optional<CastHit> gjk_ray_cast(const A& a, const Transform& transform_a, co
       point_a += weights[i] * simplex.vertices[i].point_a;
       point_b += weights[i] * simplex.vertices[i].point_b;
     }
-    hit.time = time;
-    hit.normal = rotate(transform_a.rotation, normal);
-    hit.point = transform_point(transform_a, Real(0.5) * (point_a + radius_a * normal + point_b - radius_b * normal));
-    return hit;
+    return place_contact(hit, time, transform_a, normal, point_a, point_b, radius_a, radius_b);
   };
   for (;;) {
     const Vec2 closest = reduce_simplex(simplex, weights);
@@ -405,11 +410,7 @@ std::optional<CastHit> gjk_ray_cast(const A& a, const Transform& transform_a, co
     if (simplex.count == 3 || closest_squared <= band * band) {  // the cores touch: EPA gives the normal
       if (time == 0) return touching_at_start();
       const EpaResult expansion = epa(a, b, b_to_a, simplex);
-      hit.time = time;
-      hit.normal = rotate(transform_a.rotation, expansion.normal);
-      hit.point = transform_point(transform_a, Real(0.5) * (expansion.point_a + radius_a * expansion.normal + expansion.point_b -
-                                                             radius_b * expansion.normal));
-      return hit;
+      return place_contact(hit, time, transform_a, expansion.normal, expansion.point_a, expansion.point_b, radius_a, radius_b);
     }
     // Lengths along the search direction are compared scaled by its length, as gjk() does, so the
     // loop divides only for the step.
@@ -424,7 +425,6 @@ std::optional<CastHit> gjk_ray_cast(const A& a, const Transform& transform_a, co
     // GJK's cap between two moves: |v| still bounds the distance from above (so a contact found is
     // one) but not from below (so no move may trust it); the answer is then reported as capped.
     const bool capped = !converged && refinements >= refinement_cap;
-    if (capped) hit.status = IterationStatus::iteration_cap;
     auto unit = [&] {
       Vec2 direction;
       Real distance;
@@ -433,14 +433,17 @@ std::optional<CastHit> gjk_ray_cast(const A& a, const Transform& transform_a, co
     };
     if ((converged || capped) && toward.scaled_distance <= (stop_distance + band) * search_length) {
       if (time == 0 && !capped) return touching_at_start();
+      if (capped) hit.status = IterationStatus::iteration_cap;
       return hit_here(unit());
     }
     const Real scaled_aim = (stop_distance + Real(0.75) * band) * search_length;
     Real scaled_separation;  // along the search direction, what the move closes down to the aim
     if (scaled_lower > scaled_aim) scaled_separation = scaled_lower;
     else if (converged) scaled_separation = toward.scaled_distance;
-    else if (capped) return hit_here(unit());  // a safe, early time: nothing proven beyond it
-    else {
+    else if (capped) {  // a safe, early time: nothing proven beyond it
+      hit.status = IterationStatus::iteration_cap;
+      return hit_here(unit());
+    } else {
       ++simplex.count;
       continue;
     }
@@ -454,7 +457,6 @@ std::optional<CastHit> gjk_ray_cast(const A& a, const Transform& transform_a, co
     }
     ++hit.iterations;
     refinements = 0;
-    hit.status = IterationStatus::converged;  // a proven move: the cap above did not stop the cast
     time += step;
     b_to_a.position = start.position + time * motion;
     if (!repeated) ++simplex.count;  // a new support point joins the moved simplex

@@ -61,6 +61,20 @@ struct CirclePair {
   Vec2 offset;      ///< B's centre minus A's (world orientation, length units)
   Vec2 turned_a;    ///< A's centre minus A's position: A's local centre turned by A's rotation
   Real tolerance;   ///< the touching band: contact_tolerance of the offset, both turned centres and the radii
+
+  /// The unit normal from A's centre to B's, `between` being the offset's length; +x of A's frame
+  /// (placed by `transform_a`) for concentric circles.
+  Vec2 normal(Real between, const Transform& transform_a) const {
+    return between > 0 ? (Real(1) / between) * offset : rotate(transform_a.rotation, {1, 0});
+  }
+  /// World points of A's surface along `normal` and of B's against it (radii `radius_a`, `radius_b`),
+  /// placed at A's position last.
+  Vec2 surface_a(const Transform& transform_a, Real radius_a, Vec2 normal) const {
+    return transform_a.position + (turned_a + radius_a * normal);
+  }
+  Vec2 surface_b(const Transform& transform_a, Real radius_b, Vec2 normal) const {
+    return transform_a.position + (turned_a + offset - radius_b * normal);
+  }
 };
 
 /// The CirclePair of circles centred at `center_a` (A's local frame, placed by `transform_a`) and
