@@ -1474,6 +1474,8 @@ TEST(ShapeCast, AGjkThatCannotConvergeEndsTheCastsAtTheCapAndSaysSo) {
   EXPECT_GE(cast_hit->time, 0);
   EXPECT_LE(cast_hit->time, 1);
   EXPECT_FALSE(cast_hit->initially_touching);
+  EXPECT_NEAR(static_cast<double>(length(cast_hit->normal)), 1.0, 1e-5);  // the capped answer is still a direction
+  EXPECT_TRUE(std::isfinite(cast_hit->point.x) && std::isfinite(cast_hit->point.y));
   const Sweep still{{}, {0, 0}, {0, 0}, 0, 0};
   const Sweep moving{{}, {5, R(0.2)}, {-5, R(0.2)}, 0, 1};
   const std::optional<CastHit> impact = time_of_impact(restless, still, ball, moving);
@@ -1481,6 +1483,8 @@ TEST(ShapeCast, AGjkThatCannotConvergeEndsTheCastsAtTheCapAndSaysSo) {
   EXPECT_EQ(impact->status, IterationStatus::iteration_cap);
   EXPECT_EQ(impact->time, 0);  // the first state's GJK is capped: nothing after time 0 is proven
   EXPECT_FALSE(impact->initially_touching);
+  EXPECT_NEAR(static_cast<double>(length(impact->normal)), 1.0, 1e-5);
+  EXPECT_TRUE(std::isfinite(impact->point.x) && std::isfinite(impact->point.y));
   std::printf("a support that never settles: shape_cast capped at t %.4g, time_of_impact at t %.4g\n", double(cast_hit->time),
               double(impact->time));
 }

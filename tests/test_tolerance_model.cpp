@@ -195,10 +195,22 @@ TEST(ToleranceModel, CirclePairsFarFromTheOriginAgainstExactCentres) {
       ++compared;
       SCOPED_TRACE("trial " + std::to_string(trial) + " at " + std::to_string(magnitude) + " gap " + std::to_string(gap));
       EXPECT_EQ(overlap(a, transform_a, b, transform_b), gap < 0);
-      const DistanceResult apart = distance(a, transform_a, b, transform_b);
+      SimplexCache cache;
+      const DistanceResult apart = distance(a, transform_a, b, transform_b, {.cache = &cache});
       const std::optional<Penetration> deep = penetration(a, transform_a, b, transform_b);
       EXPECT_EQ(apart.overlapping, gap < 0);
+      EXPECT_EQ(apart.iterations, 0);  // analytic: no GJK
+      // The cache is left as GJK leaves two points: one vertex, each shape's centre in its own frame.
+      EXPECT_EQ(cache.count, 1);
+      EXPECT_EQ(cache.local_a[0], a.center);
+      EXPECT_EQ(cache.local_b[0], b.center);
       ASSERT_EQ(deep.has_value(), gap < 0);
+      // The band follows the pair's own coordinates (offset, centres, radii: |x| + |y| below 32),
+      // whatever the distance from the origin.
+      if (deep) {
+        EXPECT_GT(deep->tolerance, 0);
+        EXPECT_LE(deep->tolerance, contact_tolerance(32));
+      }
       const Manifold manifold = collide(a, transform_a, b, transform_b);
       ASSERT_EQ(manifold.point_count, gap < 0 ? 1 : 0);
       if (gap >= 0) {
