@@ -179,12 +179,16 @@ std::optional<RayHit> raycast(const Segment& shape, const Transform& transform, 
     if (fraction < 0 || fraction > ray.max_fraction) return std::nullopt;
     return to_world(ray, transform, fraction, -normalize(direction));
   }
-  const Real fraction = cross(to_start, along) / denominator;
+  Real fraction = cross(to_start, along) / denominator;
   const Real position = cross(to_start, direction) / denominator;  // where on the segment, 0 at a, 1 at b
   // An end within the tolerance of the ray's line counts as touched (a ray grazing a vertex hits
-  // it): (position - 1) |denominator| / |direction| is that end's distance from the line.
+  // it): (position - 1) |denominator| / |direction| is that end's distance from the line. The hit
+  // is then that end, where it lies along the ray: the lines' crossing can be far from it (lines
+  // nearly parallel, the end behind the origin).
   const Real end_slack = tolerance / std::abs(denominator);
-  if (fraction < 0 || fraction > ray.max_fraction || position < -end_slack || position > 1 + end_slack) return std::nullopt;
+  if (position < -end_slack || position > 1 + end_slack) return std::nullopt;
+  if (position < 0 || position > 1) fraction = dot((position < 0 ? shape.a : shape.b) - origin, direction) / length_squared(direction);
+  if (!(fraction >= 0) || fraction > ray.max_fraction) return std::nullopt;
   Vec2 normal = normalize(left_perpendicular(along));
   if (dot(normal, direction) > 0) normal = -normal;
   return to_world(ray, transform, fraction, normal);

@@ -1488,3 +1488,21 @@ TEST(ShapeCast, AGjkThatCannotConvergeEndsTheCastsAtTheCapAndSaysSo) {
   std::printf("a support that never settles: shape_cast capped at t %.4g, time_of_impact at t %.4g\n", double(cast_hit->time),
               double(impact->time));
 }
+
+TEST(Raycast, ASegmentOnTheRaysLineBehindItIsNotHit) {
+  // From the pair-query fuzzer: a ray starting on a segment's line, 466 short of its nearer end,
+  // heading away from it and almost parallel to it (off by 3e-5 rad). The lines' crossing was at
+  // the origin, and the end counted as grazed (it lies within the band of the ray's line), so the
+  // ray hit at fraction 0 a point 659 from the segment. A grazed end is hit where it lies along the
+  // ray: behind the origin, no hit; ahead of it, at that end.
+  const Shape seg = segment({466, 466}, {4064, 4064});
+  EXPECT_FALSE(raycast(seg, at(0, 0), Ray{{-32, -32}, {-32, R(-31.9990234)}, 1}).has_value());
+  // Heading to the segment, off its line by a turn that leaves the nearer end within the band of
+  // the ray's line (about 0.01 from it in float, 4e-12 in double): grazed, and hit at that end.
+  const Ray toward{{-32, -32}, {1000, R(kFloat ? 1000.03 : 1000.00000000001)}, 1};
+  const std::optional<RayHit> hit = raycast(seg, at(0, 0), toward);
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_NEAR(double(hit->fraction), 0.498, 1e-4);  // the nearer end, (466, 466), 498 along x
+  EXPECT_NEAR(double(hit->point.x), 466, 0.05);
+  EXPECT_NEAR(double(hit->point.y), 466, 0.05);
+}
