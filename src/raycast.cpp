@@ -260,18 +260,25 @@ std::optional<RayHit> raycast(const Polygon& shape, const Transform& transform, 
     found = clip(0);  // outside by more than the tolerance, near a sharp vertex
     if (found.entering_edge < 0) return std::nullopt;
   }
-  // Near a sharp vertex the widened edges reach well past it (tolerance / sin(half the angle)):
-  // a crossing of the entering edge's line beyond one of its ends by more than the tolerance is
-  // a false hit, and the ray is clipped again against the edges themselves.
+  // The widened edges reach past a vertex (by tolerance / cos(half its turn), far at a sharp or a
+  // blunt one): an entering edge's line crossed beyond one of the edge's ends is a hit only where
+  // that vertex lies within the band of the ray, which then grazes it and hits it where it lies
+  // along the ray; otherwise the ray is clipped again against the edges themselves.
   const Vec2 start_vertex = vertices[found.entering_edge], end_vertex = vertices[found.entering_edge + 1 == count ? 0 : found.entering_edge + 1];
   Real crossing = found.crossing();
-  const Vec2 point = origin + crossing * direction;
-  const Real along = dot(point - start_vertex, end_vertex - start_vertex);
-  if (crossing > 0 && ((along < 0 && length_squared(point - start_vertex) > tolerance * tolerance) ||
-      (along > length_squared(end_vertex - start_vertex) && length_squared(point - end_vertex) > tolerance * tolerance))) {
-    found = clip(0);
-    if (found.entering_edge < 0) return std::nullopt;
-    crossing = found.crossing();
+  const Real along = dot(origin + crossing * direction - start_vertex, end_vertex - start_vertex);
+  if (crossing > 0 && (along < 0 || along > length_squared(end_vertex - start_vertex))) {
+    const Vec2 to_vertex = (along < 0 ? start_vertex : end_vertex) - origin;
+    const Real direction_length = length(direction);  // its square may underflow in float
+    const Vec2 unit = (Real(1) / direction_length) * direction;
+    const Real ahead = dot(to_vertex, unit), off_line = cross(unit, to_vertex);  // the vertex's distances along and across the ray
+    if (std::abs(off_line) <= tolerance && ahead >= -tolerance && ahead <= ray.max_fraction * direction_length + tolerance) {
+      crossing = ahead / direction_length;
+    } else {
+      found = clip(0);
+      if (found.entering_edge < 0) return std::nullopt;
+      crossing = found.crossing();
+    }
   }
   return to_world(ray, transform, std::clamp(crossing, Real(0), ray.max_fraction), normals[found.entering_edge]);
 }
