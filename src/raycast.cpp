@@ -8,7 +8,10 @@
 // a segment intersects two lines (cross products); an unrounded polygon clips the ray against
 // every edge's half-plane in one pass (Cyrus & Beck, "Generalized two- and three-dimensional
 // clipping", 1978): entering edges raise the lower bound, leaving edges lower the upper bound,
-// and the hit is where the last entering edge was crossed. Capsules and rounded polygons (a core swept by a radius) take the earliest of each
+// and the hit is where the last entering edge was crossed. The polygon's clip runs exact first;
+// the bounds it ends with prove whether the touching band could change its answer, and only the
+// rays it could (a start or a graze within the band) are clipped again against the edges widened
+// by the band. Capsules and rounded polygons (a core swept by a radius) take the earliest of each
 // core edge moved out by the radius, within the edge's extent, and each core vertex's circle.
 #include "collide2d/raycast.hpp"
 
@@ -127,80 +130,22 @@ std::optional<RayHit> cast_rounded_core(const detail::PolygonView& core, const T
   return to_world(ray, transform, best, best_normal);
 }
 
-}  // namespace
-
-std::optional<RayHit> raycast(const Circle& shape, const Transform& transform, const Ray& ray) {
-  // From the circle's centre in the world's orientation: the centre is turned once by the shape's
-  // rotation, the ray's origin offset from the position first (nothing the size of the positions
-  // is rounded) and nothing is turned back. The band is that of the offset, the ray's far end, the
-  // turned centre and the radius (no root). The origin is classified by its squared distance from
-  // the centre: beyond the radius plus the band it is outside and the cast runs at once; only one
-  // nearer takes a root, for its signed distance from the surface and the surface normal there.
-  const Vec2 turned = rotate(transform.rotation, shape.center);
-  const Vec2 from_center = (ray.origin - transform.position) - turned;
-  const Real tolerance = ray_tolerance(shape.radius + coordinate_magnitude(turned), from_center, ray.translation, ray.max_fraction);
-  const Real outside_beyond = shape.radius + tolerance;
-  if (length_squared(from_center) <= outside_beyond * outside_beyond) {
-    const Real center_distance = length(from_center);
-    if (center_distance - shape.radius < -tolerance) return RayHit{0, ray.origin, {}, true};
-    const Vec2 normal = center_distance > 0 ? (Real(1) / center_distance) * from_center : rotate(transform.rotation, {1, 0});
-    if (dot(ray.translation, normal) > 0) return std::nullopt;  // leaving a convex shape from its surface: nothing ahead
-    return RayHit{0, ray.origin, normal, false};
-  }
-  if (!(ray.max_fraction > 0)) return std::nullopt;
-  const std::optional<RayCircleHit> hit = ray_circle_hit(from_center, ray.translation, {}, shape.radius);
-  if (!hit || hit->fraction > ray.max_fraction) return std::nullopt;
-  // The offset's length is the radius to round-off, so dividing by it normalises without a root.
-  return RayHit{hit->fraction, ray.origin + hit->fraction * ray.translation,
-                shape.radius > 0 ? (Real(1) / shape.radius) * hit->from_center : Vec2{}, false};
+/// The ray against a rounded polygon: the origin classified by its closest point, then the core
+/// swept by the radius. Out of line, as cast_polygon_in_band.
+[[gnu::noinline]] std::optional<RayHit> cast_rounded_polygon(const Polygon& shape, const Transform& transform, const Ray& ray) {
+  if (StartResult start = classify_start(shape, transform, ray); start.decided) return start.hit;
+  return cast_rounded_core(detail::view_of(shape), transform, ray);
 }
 
-std::optional<RayHit> raycast(const Capsule& shape, const Transform& transform, const Ray& ray) {
-  if (StartResult start = classify_start(shape, transform, ray); start.decided) return start.hit;
-  return cast_rounded_core(detail::SegmentCore(shape.a, shape.b).view(shape.radius), transform, ray);
-}
-
-std::optional<RayHit> raycast(const Segment& shape, const Transform& transform, const Ray& ray) {
-  if (StartResult start = classify_start(shape, transform, ray); start.decided) return start.hit;
+/// The ray against an unrounded polygon with the touching band in the clip, for the rays the exact
+/// clip cannot decide (see raycast(Polygon)): the origin in the band or inside, a miss or a
+/// parallel edge within the band. Out of line, and it takes the ray in the polygon's frame again
+/// rather than from the caller: passing those would make the caller pack them into vector
+/// registers on its hot path.
+[[gnu::noinline]] std::optional<RayHit> cast_polygon_in_band(const Polygon& shape, const Transform& transform, const Ray& ray) {
   const Vec2 origin = inverse_transform_point(transform, ray.origin);
   const Vec2 direction = inverse_rotate(transform.rotation, ray.translation);
-  const Vec2 along = shape.b - shape.a, to_start = shape.a - origin;
-  const Real denominator = cross(direction, along);
-  const Real band = ray_tolerance(size_scale(shape), origin, direction, ray.max_fraction), direction_length = length(direction);
-  const Real tolerance = band * direction_length;
-  const Vec2 unit = (Real(1) / direction_length) * direction;
-  // Parallel when the segment's far end strays less than the band from the ray's line (a test of
-  // lengths, so it holds at every scale); then on the line when its start is within the band.
-  if (std::abs(cross(unit, along)) <= band) {
-    if (std::abs(cross(to_start, unit)) > band) return std::nullopt;
-    // Along the segment's line: the nearer end ahead, normal pointing back along the ray.
-    const Real direction_squared = length_squared(direction);
-    const Real fraction = std::min(dot(shape.a - origin, direction), dot(shape.b - origin, direction)) / direction_squared;
-    if (fraction < 0 || fraction > ray.max_fraction) return std::nullopt;
-    return to_world(ray, transform, fraction, -normalize(direction));
-  }
-  Real fraction = cross(to_start, along) / denominator;
-  const Real position = cross(to_start, direction) / denominator;  // where on the segment, 0 at a, 1 at b
-  // An end within the tolerance of the ray's line counts as touched (a ray grazing a vertex hits
-  // it): (position - 1) |denominator| / |direction| is that end's distance from the line. The hit
-  // is then that end, where it lies along the ray: the lines' crossing can be far from it (lines
-  // nearly parallel, the end behind the origin).
-  const Real end_slack = tolerance / std::abs(denominator);
-  if (position < -end_slack || position > 1 + end_slack) return std::nullopt;
-  if (position < 0 || position > 1) fraction = dot((position < 0 ? shape.a : shape.b) - origin, direction) / length_squared(direction);
-  if (!(fraction >= 0) || fraction > ray.max_fraction) return std::nullopt;
-  Vec2 normal = normalize(left_perpendicular(along));
-  if (dot(normal, direction) > 0) normal = -normal;
-  return to_world(ray, transform, fraction, normal);
-}
-
-std::optional<RayHit> raycast(const Polygon& shape, const Transform& transform, const Ray& ray) {
-  if (shape.radius() > 0) {
-    if (StartResult start = classify_start(shape, transform, ray); start.decided) return start.hit;
-    return cast_rounded_core(detail::view_of(shape), transform, ray);
-  }
-  const Vec2 origin = inverse_transform_point(transform, ray.origin);
-  const Vec2 direction = inverse_rotate(transform.rotation, ray.translation);
+  const Real tolerance = ray_tolerance(size_scale(shape), origin, direction, ray.max_fraction);
   // One pass over the edges clips the ray. Touching within the size-scaled tolerance counts: the
   // ray is clipped against the edges pushed out by it, so a ray grazing a vertex or running along
   // an edge hits even when round-off puts it a hair outside; the fraction reported is the entering
@@ -209,7 +154,6 @@ std::optional<RayHit> raycast(const Polygon& shape, const Transform& transform, 
   // dot(n, v - o) (its depth inside each line) classifies it: above the tolerance it is inside (a hit at 0); within
   // the tolerance of every line (on the surface, or a hair outside near a vertex) is rare and
   // decided by the origin's closest point as for the other shapes.
-  const Real tolerance = ray_tolerance(size_scale(shape), origin, direction, ray.max_fraction);
   const auto vertices = shape.vertices();
   const auto normals = shape.normals();
   const int count = shape.count();
@@ -281,6 +225,128 @@ std::optional<RayHit> raycast(const Polygon& shape, const Transform& transform, 
     }
   }
   return to_world(ray, transform, std::clamp(crossing, Real(0), ray.max_fraction), normals[found.entering_edge]);
+}
+
+}  // namespace
+
+std::optional<RayHit> raycast(const Circle& shape, const Transform& transform, const Ray& ray) {
+  // From the circle's centre in the world's orientation: the centre is turned once by the shape's
+  // rotation, the ray's origin offset from the position first (nothing the size of the positions
+  // is rounded) and nothing is turned back. The band is that of the offset, the ray's far end, the
+  // turned centre and the radius (no root). The origin is classified by its squared distance from
+  // the centre: beyond the radius plus the band it is outside and the cast runs at once; only one
+  // nearer takes a root, for its signed distance from the surface and the surface normal there.
+  const Vec2 turned = rotate(transform.rotation, shape.center);
+  const Vec2 from_center = (ray.origin - transform.position) - turned;
+  const Real tolerance = ray_tolerance(shape.radius + coordinate_magnitude(turned), from_center, ray.translation, ray.max_fraction);
+  const Real outside_beyond = shape.radius + tolerance;
+  if (length_squared(from_center) <= outside_beyond * outside_beyond) {
+    const Real center_distance = length(from_center);
+    if (center_distance - shape.radius < -tolerance) return RayHit{0, ray.origin, {}, true};
+    const Vec2 normal = center_distance > 0 ? (Real(1) / center_distance) * from_center : rotate(transform.rotation, {1, 0});
+    if (dot(ray.translation, normal) > 0) return std::nullopt;  // leaving a convex shape from its surface: nothing ahead
+    return RayHit{0, ray.origin, normal, false};
+  }
+  if (!(ray.max_fraction > 0)) return std::nullopt;
+  const std::optional<RayCircleHit> hit = ray_circle_hit(from_center, ray.translation, {}, shape.radius);
+  if (!hit || hit->fraction > ray.max_fraction) return std::nullopt;
+  // The offset's length is the radius to round-off, so dividing by it normalises without a root.
+  return RayHit{hit->fraction, ray.origin + hit->fraction * ray.translation,
+                shape.radius > 0 ? (Real(1) / shape.radius) * hit->from_center : Vec2{}, false};
+}
+
+std::optional<RayHit> raycast(const Capsule& shape, const Transform& transform, const Ray& ray) {
+  if (StartResult start = classify_start(shape, transform, ray); start.decided) return start.hit;
+  return cast_rounded_core(detail::SegmentCore(shape.a, shape.b).view(shape.radius), transform, ray);
+}
+
+std::optional<RayHit> raycast(const Segment& shape, const Transform& transform, const Ray& ray) {
+  if (StartResult start = classify_start(shape, transform, ray); start.decided) return start.hit;
+  const Vec2 origin = inverse_transform_point(transform, ray.origin);
+  const Vec2 direction = inverse_rotate(transform.rotation, ray.translation);
+  const Vec2 along = shape.b - shape.a, to_start = shape.a - origin;
+  const Real denominator = cross(direction, along);
+  const Real band = ray_tolerance(size_scale(shape), origin, direction, ray.max_fraction), direction_length = length(direction);
+  const Real tolerance = band * direction_length;
+  const Vec2 unit = (Real(1) / direction_length) * direction;
+  // Parallel when the segment's far end strays less than the band from the ray's line (a test of
+  // lengths, so it holds at every scale); then on the line when its start is within the band.
+  if (std::abs(cross(unit, along)) <= band) {
+    if (std::abs(cross(to_start, unit)) > band) return std::nullopt;
+    // Along the segment's line: the nearer end ahead, normal pointing back along the ray.
+    const Real direction_squared = length_squared(direction);
+    const Real fraction = std::min(dot(shape.a - origin, direction), dot(shape.b - origin, direction)) / direction_squared;
+    if (fraction < 0 || fraction > ray.max_fraction) return std::nullopt;
+    return to_world(ray, transform, fraction, -normalize(direction));
+  }
+  Real fraction = cross(to_start, along) / denominator;
+  const Real position = cross(to_start, direction) / denominator;  // where on the segment, 0 at a, 1 at b
+  // An end within the tolerance of the ray's line counts as touched (a ray grazing a vertex hits
+  // it): (position - 1) |denominator| / |direction| is that end's distance from the line. The hit
+  // is then that end, where it lies along the ray: the lines' crossing can be far from it (lines
+  // nearly parallel, the end behind the origin).
+  const Real end_slack = tolerance / std::abs(denominator);
+  if (position < -end_slack || position > 1 + end_slack) return std::nullopt;
+  if (position < 0 || position > 1) fraction = dot((position < 0 ? shape.a : shape.b) - origin, direction) / length_squared(direction);
+  if (!(fraction >= 0) || fraction > ray.max_fraction) return std::nullopt;
+  Vec2 normal = normalize(left_perpendicular(along));
+  if (dot(normal, direction) > 0) normal = -normal;
+  return to_world(ray, transform, fraction, normal);
+}
+
+std::optional<RayHit> raycast(const Polygon& shape, const Transform& transform, const Ray& ray) {
+  if (shape.radius() > 0) return cast_rounded_polygon(shape, transform, ray);
+  const Vec2 origin = inverse_transform_point(transform, ray.origin);
+  const Vec2 direction = inverse_rotate(transform.rotation, ray.translation);
+  // The exact clip first, as Box2D clips: the bounds are the edges' own crossings. It decides
+  // every ray that is clear of the touching band, which the bounds it ends with prove:
+  // - a hit entering through edge k from an origin more than the band outside k's line is a hit
+  //   of the banded clip too, reported at k's own crossing, the exact entry (it lies on the
+  //   polygon, so there is no false hit past a vertex to check for);
+  // - a miss, where the bounds crossed by more than the band could move them (the band moves
+  //   each edge's crossing by tolerance / |approach|: lower falls by at most that of the edge that
+  //   set it, upper rises by at most that of its own; the ray's own ends are not widened), is a
+  //   miss of the banded clip too.
+  // Everything else (the origin inside or within the band, a graze, a parallel edge within the
+  // band) goes to the banded clip, cast_polygon_in_band. The band and the bounding edges' slopes
+  // are taken only where the clip ends, so the loop holds no more than Box2D's.
+  const auto vertices = shape.vertices();
+  const auto normals = shape.normals();
+  const int count = shape.count();
+  Real lower = 0, upper = ray.max_fraction;
+  int entering_edge = -1, leaving_edge = -1;
+  auto tolerance = [&] { return ray_tolerance(size_scale(shape), origin, direction, ray.max_fraction); };
+  // |approach| of the edge that set a bound, 1 where the ray's own end set it.
+  auto slope = [&](int edge) { return edge < 0 ? Real(1) : std::abs(dot(normals[edge], direction)); };
+  auto decide_miss = [&] {
+    // lower - upper > tolerance (1 / lower slope + 1 / upper slope) times both slopes, with no
+    // term for a bound the ray's own end set.
+    const Real lower_slope = slope(entering_edge), upper_slope = slope(leaving_edge);
+    const Real lower_term = entering_edge < 0 ? Real(0) : upper_slope, upper_term = leaving_edge < 0 ? Real(0) : lower_slope;
+    const bool clear = (lower - upper) * lower_slope * upper_slope > tolerance() * (lower_term + upper_term);
+    return clear ? std::nullopt : cast_polygon_in_band(shape, transform, ray);
+  };
+  for (int i = 0; i < count; ++i) {
+    const Real offset = dot(normals[i], vertices[i] - origin), approach = dot(normals[i], direction);
+    if (approach < 0) {  // entering through edge i beyond its crossing offset / approach
+      if (offset < lower * approach) {
+        lower = offset / approach;
+        entering_edge = i;
+        if (upper < lower) return decide_miss();
+      }
+    } else if (approach > 0) {  // leaving through edge i
+      if (offset < upper * approach) {
+        upper = offset / approach;
+        leaving_edge = i;
+        if (upper < lower) return decide_miss();
+      }
+    } else if (offset < 0) {  // parallel and outside edge i's line
+      return offset < -tolerance() ? std::nullopt : cast_polygon_in_band(shape, transform, ray);
+    }
+  }
+  // The origin's depth outside the entering edge's line is lower x |approach|.
+  if (entering_edge < 0 || !(lower * slope(entering_edge) > tolerance())) return cast_polygon_in_band(shape, transform, ray);
+  return to_world(ray, transform, lower, normals[entering_edge]);
 }
 
 std::optional<RayHit> raycast(const Shape& shape, const Transform& transform, const Ray& ray) {
