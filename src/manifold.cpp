@@ -208,6 +208,7 @@ void collide_view_circle(const PolygonView& shape, Vec2 center, Real placement, 
     apart_beyond = radii + options.speculative_distance + contact_tolerance(magnitude_bound + radii);
   }
   const detail::CoreFeature nearest = detail::nearest_core_feature(shape, center, apart_beyond);
+  if (nearest.signed_distance > apart_beyond) return;
   const Real tolerance = contact_tolerance(nearest.magnitude + placement + radii);
   if (nearest.signed_distance > radii + options.speculative_distance + tolerance) return;
   const Vec2 core_point = nearest.core_point, normal = nearest.normal;

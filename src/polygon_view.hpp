@@ -70,13 +70,13 @@ struct CoreFeature {
   Real signed_distance;    // distance from the core's boundary: > 0 outside, <= 0 inside (a segment core has no inside)
   int feature;             // the nearest edge's index, or the nearest vertex's index when at_vertex
   bool at_vertex;          // true when a vertex, not the inside of an edge, is nearest
-  Real magnitude;          // the magnitude behind the distance's round-off: the face's extent and the point's offset from it
+  Real magnitude;          // the magnitude behind the distance's round-off: the face's extent and the point's offset from it (0 when the search stopped at apart_beyond)
 };
 // The face of largest separation and its Voronoi regions (face, either end vertex) give the
 // nearest feature (a point outside the face, by however little, may be nearer one of its ends).
 // A caller that only needs to know whether the point is within `apart_beyond` of the core gets,
 // as soon as a face separates it by more, that face and its separation (a lower bound of the
-// distance) without the rest of the search.
+// distance) without the rest of the search and without a magnitude.
 inline CoreFeature nearest_core_feature(const PolygonView& core, Vec2 point, Real apart_beyond) {
   int face = 0;
   Real face_separation = -std::numeric_limits<Real>::max();
@@ -88,17 +88,18 @@ inline CoreFeature nearest_core_feature(const PolygonView& core, Vec2 point, Rea
       if (separation > apart_beyond) break;  // the distance is at least this: the caller needs no more
     }
   }
+  const Vec2 normal = core.normals[face];
+  if (face_separation > apart_beyond) return {point - face_separation * normal, normal, face_separation, face, false, 0};
   const Vec2 v1 = core.vertices[face], v2 = core.vertices[core.next(face)];
   const Real magnitude = std::max(coordinate_magnitude(v2 - v1), coordinate_magnitude(point - v1));
-  CoreFeature nearest{point - face_separation * core.normals[face], core.normals[face], face_separation, face, false, magnitude};
-  if (face_separation > apart_beyond) return nearest;
+  CoreFeature nearest{point - face_separation * normal, normal, face_separation, face, false, magnitude};
   if (face_separation > 0 || core.count() == 2) {  // outside, even by less than the tolerance: a vertex may be nearer
     const Real past_v1 = dot(point - v1, v2 - v1), past_v2 = dot(point - v2, v1 - v2);
     if ((past_v1 <= 0 || past_v2 <= 0) && point != (past_v1 <= 0 ? v1 : v2)) {
       nearest.core_point = past_v1 <= 0 ? v1 : v2;
       nearest.feature = past_v1 <= 0 ? face : core.next(face);
       nearest.at_vertex = true;
-      nearest.signed_distance = distance(nearest.core_point, point);
+      nearest.signed_distance = length_in_real(point - nearest.core_point);
       nearest.normal = (Real(1) / nearest.signed_distance) * (point - nearest.core_point);
     }
   }

@@ -78,11 +78,7 @@ std::optional<RayCircleHit> ray_circle_hit(Vec2 origin, Vec2 direction, Vec2 cen
   // across left_perpendicular(u) - half_chord u.
   const Vec2 from_center = origin - center;
   if (dot(from_center, direction) > 0) return std::nullopt;
-  // |direction| by a root of its squared length in Real (no squared component of a coordinate
-  // within coordinate_limit overflows); length()'s wider root only where the square underflows.
-  const Real direction_squared = length_squared(direction);
-  const Real direction_length =
-      direction_squared >= std::numeric_limits<Real>::min() ? std::sqrt(direction_squared) : length(direction);
+  const Real direction_length = length_in_real(direction);
   if (!(direction_length > 0)) return std::nullopt;
   const Real inverse_length = Real(1) / direction_length;
   const Vec2 unit = inverse_length * direction;

@@ -60,6 +60,14 @@ inline Real length(Vec2 a) {
     return std::sqrt(a.x * a.x + a.y * a.y);
   }
 }
+/// Euclidean length with the square root taken in Real, for hot paths: length() to round-off, and
+/// cheaper in float, where length() takes its root in double. For components within
+/// coordinate_limit (their squares do not overflow); where the squared length underflows, it is
+/// length().
+inline Real length_in_real(Vec2 a) {
+  const Real squared = dot(a, a);
+  return squared >= std::numeric_limits<Real>::min() ? std::sqrt(squared) : length(a);
+}
 /// Distance between two points.
 inline Real distance(Vec2 a, Vec2 b) { return length(b - a); }
 /// Linear interpolation a + t (b - a).
