@@ -812,8 +812,8 @@ struct SweepPair {
     return shape_sd(ca, cb, limit);
   }
   // The largest cast tolerance the library can pick at time t (CastOptions::tolerance 0, see
-  // shape_cast.hpp): 8 relative tolerances of the two reaches (detail::reach_about, the far corner
-  // of the core's bounding box about the turning centre, plus the radius), or 4 GJK tolerances
+  // shape_cast.hpp): 8 relative tolerances of the two reaches (detail::reach_about, the farthest
+  // core vertex from the turning centre, plus the radius), or 4 GJK tolerances
   // (K epsilons times the largest coordinate in A's frame).
   double tolerance_bound(double t) {
     const Transform ta = sa.at(R(t)), tb = sb.at(R(t));
@@ -1748,4 +1748,42 @@ TEST(Raycast, APolygonCornerGrazedByATinyTranslationOverAHugeFraction) {
     // Four bands above the line it passes the corner by and misses.
     EXPECT_FALSE(raycast(rectangle, at(0, 0), Ray{{-5, 1 + 4 * band}, {R(tiny), 0}, R(10 / tiny)}).has_value());
   }
+}
+
+// A shape seen only through its support function (the ConvexSupport concept), so the generic
+// reach_about() (a bounding box's far corner) runs on it.
+struct SupportOnly {
+  Polygon polygon;
+  Vec2 support(Vec2 direction) const { return polygon.support(direction); }
+  Real rounding_radius() const { return polygon.radius(); }
+};
+
+TEST(TimeOfImpact, ReachAboutIsTheFarthestPointOfTheShape) {
+  // time_of_impact() bounds what turning adds by each shape's reach about its turning centre: an
+  // upper bound on the distance of any of its points (too small is unsafe, too large shortens
+  // every step). For the library's shapes it is the farthest core vertex plus the radius, checked
+  // against the cores in double; for a shape known only by its support, the bounding box's far
+  // corner, which is never nearer than the farthest point and at most sqrt(2) times as far (each
+  // of its offsets from the centre is at most that distance).
+  random_shapes::Generator gen(4412);
+  Core core;
+  int checked = 0;
+  for (int i = 0; i < 3000; ++i) {
+    const random_shapes::Body body = gen.body(gen.any_kind());
+    const Vec2 center = gen.chance(0.3) ? Vec2{} : body.size * gen.uniform(0, 1.5) * gen.direction();
+    core_of(body.shape, Transform{}, core);
+    double farthest = 0;
+    for (const P& vertex : core.v) farthest = std::max(farthest, norm(vertex - dp(center)));
+    farthest += core.r;
+    const double reach = random_shapes::visit_convex([&](const auto& s) { return double(detail::reach_about(s, center)); }, body.shape);
+    const double round_off = 8 * kEps * (farthest + norm(dp(center)));
+    EXPECT_NEAR(reach, farthest, round_off) << "shape " << i << ": " << random_shapes::describe(body);
+    if (const Polygon* polygon = std::get_if<Polygon>(&body.shape)) {
+      const double generic = detail::reach_about(SupportOnly{*polygon}, center);
+      EXPECT_GE(generic, farthest - round_off) << "shape " << i;
+      EXPECT_LE(generic, std::numbers::sqrt2 * (farthest + round_off)) << "shape " << i;
+    }
+    ++checked;
+  }
+  std::printf("reach about a turning centre: %d shapes\n", checked);
 }

@@ -72,13 +72,27 @@ struct Sweep {
 
 namespace detail {
 
-/// An upper bound on how far any point of the shape lies from `center` (local frame): the far
-/// corner of the shape's bounding box (support_bounds, rounding radius included).
+/// An upper bound on how far any point of the shape lies from `center` (local frame): for a
+/// shape given only by its support function, the far corner of its bounding box (support_bounds,
+/// rounding radius included).
 template <ConvexSupport S>
 Real reach_about(const S& shape, Vec2 center) {
   const Aabb box = support_bounds(shape, Transform{});
   return length(max(box.upper - center, center - box.lower));
 }
+/// For the library's shapes, the farthest distance itself: the farthest vertex (a capsule's or a
+/// segment's farther end, a circle's centre) plus the rounding radius. The bounding box's corner
+/// can be sqrt(2) farther, and the reach scales time_of_impact()'s bound on what turning adds.
+inline Real reach_about(const Polygon& shape, Vec2 center) {
+  Real farthest = 0;
+  for (const Vec2 vertex : shape.vertices()) farthest = std::max(farthest, length(vertex - center));
+  return farthest + shape.radius();
+}
+inline Real reach_about(const Circle& shape, Vec2 center) { return length(shape.center - center) + shape.radius; }
+inline Real reach_about(const Capsule& shape, Vec2 center) {
+  return std::max(length(shape.a - center), length(shape.b - center)) + shape.radius;
+}
+inline Real reach_about(const Segment& shape, Vec2 center) { return std::max(length(shape.a - center), length(shape.b - center)); }
 
 /// How two shapes move over a cast's unit time interval, as advance() bounds it: each turns about
 /// its rotation centre at a constant rate while the centre travels at a constant velocity.
