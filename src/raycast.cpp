@@ -60,15 +60,18 @@ StartResult classify_start(const S& shape, const Transform& transform, const Ray
 }
 
 /// Where a ray first meets a circle: its fraction t >= 0, and the point's offset from the centre
-/// (of length radius: the outward normal scaled by the radius).
+/// (of length radius: the outward normal scaled by the radius). A plain value with a negative
+/// fraction for a miss, not an optional: the caller's registers hold it, with no copy through
+/// memory.
 struct RayCircleHit {
-  Real fraction;
+  Real fraction = -1;  ///< -1: no hit
   Vec2 from_center;
+  bool found() const { return fraction >= 0; }
 };
 
 /// The nearer point at which origin + t direction meets the circle |p - center| = radius (all in
 /// one frame), t >= 0, or none. Circles and the rounded corners of capsules and polygons use it.
-std::optional<RayCircleHit> ray_circle_hit(Vec2 origin, Vec2 direction, Vec2 center, Real radius) {
+RayCircleHit ray_circle_hit(Vec2 origin, Vec2 direction, Vec2 center, Real radius) {
   // Along the unit direction u (products of two lengths only, so no overflow up to
   // coordinate_limit), from_center = along u + across left_perpendicular(u), and the nearer root
   // of |from_center + s u| = r is s = -along - half_chord, half_chord = sqrt(r^2 - across^2)
@@ -77,16 +80,16 @@ std::optional<RayCircleHit> ray_circle_hit(Vec2 origin, Vec2 direction, Vec2 cen
   // passing farther than the radius from it. The hit's offset from the centre is
   // across left_perpendicular(u) - half_chord u.
   const Vec2 from_center = origin - center;
-  if (dot(from_center, direction) > 0) return std::nullopt;
+  if (dot(from_center, direction) > 0) return {};
   const Real direction_length = length_in_real(direction);
-  if (!(direction_length > 0)) return std::nullopt;
+  if (!(direction_length > 0)) return {};
   const Real inverse_length = Real(1) / direction_length;
   const Vec2 unit = inverse_length * direction;
   const Real across = cross(unit, from_center), across_distance = std::abs(across);
-  if (across_distance > radius) return std::nullopt;
+  if (across_distance > radius) return {};
   const Real half_chord = std::sqrt((radius - across_distance) * (radius + across_distance));
   const Real distance = -dot(from_center, unit) - half_chord;
-  if (distance < 0) return std::nullopt;
+  if (distance < 0) return {};
   return RayCircleHit{distance * inverse_length, across * left_perpendicular(unit) - half_chord * unit};
 }
 
@@ -114,11 +117,11 @@ std::optional<RayHit> cast_rounded_core(const detail::PolygonView& core, const T
         best_normal = normal;
       }
     }
-    if (const std::optional<RayCircleHit> hit = ray_circle_hit(origin, direction, v1, core.radius); hit && hit->fraction < best) {
+    if (const RayCircleHit hit = ray_circle_hit(origin, direction, v1, core.radius); hit.found() && hit.fraction < best) {
       const Vec2 before = v1 - core.vertices[core.previous(i)];
-      if (dot(hit->from_center, along) <= 0 && dot(hit->from_center, before) >= 0) {  // the vertex's own region
-        best = hit->fraction;
-        best_normal = normalize(hit->from_center);
+      if (dot(hit.from_center, along) <= 0 && dot(hit.from_center, before) >= 0) {  // the vertex's own region
+        best = hit.fraction;
+        best_normal = normalize(hit.from_center);
       }
     }
   }
@@ -244,11 +247,11 @@ std::optional<RayHit> raycast(const Circle& shape, const Transform& transform, c
     return RayHit{0, ray.origin, normal, false};
   }
   if (!(ray.max_fraction > 0)) return std::nullopt;
-  const std::optional<RayCircleHit> hit = ray_circle_hit(from_center, ray.translation, {}, shape.radius);
-  if (!hit || hit->fraction > ray.max_fraction) return std::nullopt;
+  const RayCircleHit hit = ray_circle_hit(from_center, ray.translation, {}, shape.radius);
+  if (!hit.found() || hit.fraction > ray.max_fraction) return std::nullopt;
   // The offset's length is the radius to round-off, so dividing by it normalises without a root.
-  return RayHit{hit->fraction, ray.origin + hit->fraction * ray.translation,
-                shape.radius > 0 ? (Real(1) / shape.radius) * hit->from_center : Vec2{}, false};
+  return RayHit{hit.fraction, ray.origin + hit.fraction * ray.translation,
+                shape.radius > 0 ? (Real(1) / shape.radius) * hit.from_center : Vec2{}, false};
 }
 
 std::optional<RayHit> raycast(const Capsule& shape, const Transform& transform, const Ray& ray) {
