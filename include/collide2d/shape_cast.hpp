@@ -152,7 +152,9 @@ inline CastHit& place_contact(CastHit& hit, Real time, const Transform& transfor
 /// concave function of h (support functions are convex, the remainder a downward parabola) and
 /// F(0) is the gap, so the times where F stays above a level form one interval around 0: any h
 /// with F(h) above the level proves all of [0, h] (or [h, 0] going back) free of contact. A step
-/// narrows the level's crossing by false position, whose chord lies below a concave F, in its
+/// looks first where the support points found at h = 0, held, reach the level (held, they bound F
+/// from above by a parabola, so F is there by then), and narrows the level's crossing from there
+/// by false position, whose chord lies below a concave F, in its
 /// Illinois form (an end kept twice counts half, so the bracket closes from both sides), within
 /// step_search_evaluations, and stops once the bracket is within an eighth of the step: past that a
 /// new state's GJK gains more than further bounds. The first-order term makes a shape turning about its centre close at
@@ -180,18 +182,26 @@ std::optional<CastHit> advance(const A& a, const B& b, Pose pose, const CastMoti
     Real gap = 0;            // between the surfaces
     Real normal_speed = 0;   // how fast the centres' motion opens the gap along the normal (A's frame)
     Real turning_start = 0;  // turning_bound at h = 0, what separation_bound measures from (turning pairs)
+    Real turning_slope = 0;  // its slope at h = 0 with the support points found there held (turning pairs)
   };
   // F(h) above for a turning pair: the separation along the state's normal, fixed, h later
   // (h < 0: earlier), bounded below; F(0) is the separation along the normal (the gap, up to how
-  // far GJK's normal is from the best axis).
+  // far GJK's normal is from the best axis). With it, the slope in h of the same expression with
+  // the support points found at h held.
+  struct TurningBound {
+    Real value;
+    Real slope;
+  };
   auto turning_bound = [&](const State& at, Real h) {
     const Vec2 normal = at.cores.normal, tangent = left_perpendicular(normal);
     const Real turn_a = h * motion.angular_velocity_a, turn_b = h * motion.angular_velocity_b;
     const Vec2 point_a = a.support(normal - turn_a * tangent);
     const Vec2 point_b = transformed_support(b, at.b_to_a, turn_b * tangent - normal);
     const Vec2 center_b = transform_point(at.b_to_a, motion.local_center_b);
-    return dot(point_b - point_a, normal) - turn_b * dot(point_b - center_b, tangent) + turn_a * dot(point_a - motion.local_center_a, tangent) +
-           h * at.normal_speed - radius_a - radius_b - h * h * curvature;
+    const Real lever_b = dot(point_b - center_b, tangent), lever_a = dot(point_a - motion.local_center_a, tangent);
+    return TurningBound{dot(point_b - point_a, normal) - turn_b * lever_b + turn_a * lever_a + h * at.normal_speed - radius_a - radius_b -
+                            h * h * curvature,
+                        -motion.angular_velocity_b * lever_b + motion.angular_velocity_a * lever_a + at.normal_speed - 2 * h * curvature};
   };
   // Built in place: GJK's result goes straight into the state, and what every bound on the state
   // shares is worked out once.
@@ -201,14 +211,18 @@ std::optional<CastHit> advance(const A& a, const B& b, Pose pose, const CastMoti
     State state{transform_a, b_to_a, gjk(a, b, b_to_a, {.cache = &cache})};
     state.gap = state.cores.distance - radius_a - radius_b;
     state.normal_speed = dot(inverse_rotate(transform_a.rotation, motion.velocity_b - motion.velocity_a), state.cores.normal);
-    state.turning_start = motion.turns() ? turning_bound(state, 0) : 0;
+    if (motion.turns()) {
+      const TurningBound start = turning_bound(state, 0);
+      state.turning_start = start.value;
+      state.turning_slope = start.slope;
+    }
     return state;
   };
   auto in_contact = [&](const State& state) { return state.cores.overlapping || state.gap <= options.target_separation + state.cores.tolerance; };
   // F(h) measured from the gap GJK found, so the axis's round-off does not count against a step.
   auto separation_bound = [&](const State& at, Real h) {
     if (!motion.turns()) return at.gap + h * at.normal_speed;
-    return at.gap + (turning_bound(at, h) - at.turning_start);
+    return at.gap + (turning_bound(at, h).value - at.turning_start);
   };
   auto accept_level = [&](const State& at) { return options.target_separation + Real(0.5) * at.cores.tolerance; };
   // Is [-span, 0] before the state proven free of contact?
@@ -218,9 +232,19 @@ std::optional<CastHit> advance(const A& a, const B& b, Pose pose, const CastMoti
   auto step_from = [&](const State& at, Real horizon) {
     const Real accept = accept_level(at), aim = options.target_separation + Real(0.75) * at.cores.tolerance;
     Real low = 0, above_low = at.gap - aim;
-    const Real at_horizon = separation_bound(at, horizon);
-    if (at_horizon > accept) return horizon;
-    Real high = horizon, above_high = at_horizon - aim;
+    // Where to look first: the horizon, or for a turning pair the time where the supports found at
+    // the state, held, fall to the aim. Held, they bound F from above (F takes the best support
+    // points at each h), by the parabola gap + slope h - curvature h^2, so F has reached the aim by
+    // that time; it is the step itself while the same support points stay the nearest, and a
+    // bracket's end otherwise. Its root is taken as 2 c / (root - slope), with no cancellation.
+    Real first = horizon;
+    if (motion.turns()) {
+      const Real root = std::sqrt(at.turning_slope * at.turning_slope + 4 * curvature * above_low), denominator = root - at.turning_slope;
+      if (denominator > 0 && 2 * above_low < horizon * denominator) first = 2 * above_low / denominator;
+    }
+    const Real at_first = separation_bound(at, first);
+    if (at_first > accept) return first;
+    Real high = first, above_high = at_first - aim;
     int kept_high = 0;  // evaluations in a row that moved `low` and kept `high`
     for (int evaluation = 0; evaluation < step_search_evaluations && above_low > 0 && above_high < 0; ++evaluation) {
       const Real h = low + above_low * (high - low) / (above_low - above_high);
