@@ -77,16 +77,18 @@ RayCircleHit ray_circle_hit(Vec2 origin, Vec2 direction, Vec2 center, Real radiu
   // of |from_center + s u| = r is s = -along - half_chord, half_chord = sqrt(r^2 - across^2)
   // taken as (r - |across|)(r + |across|), with no cancellation. The misses are told before that
   // root: a ray heading away from the centre (its nearer root is behind the origin), then one
-  // passing farther than the radius from it. The hit's offset from the centre is
+  // passing farther than the radius from it, told from the cross product with the direction
+  // itself against radius x |direction| before any division (which way these go is
+  // unpredictable, so they are decided early). The hit's offset from the centre is
   // across left_perpendicular(u) - half_chord u.
   const Vec2 from_center = origin - center;
   if (dot(from_center, direction) > 0) return {};
   const Real direction_length = length_in_real(direction);
-  if (!(direction_length > 0)) return {};
+  const Real scaled_across = cross(direction, from_center);  // across x |direction|
+  if (!(direction_length > 0) || std::abs(scaled_across) > radius * direction_length) return {};
   const Real inverse_length = Real(1) / direction_length;
   const Vec2 unit = inverse_length * direction;
-  const Real across = cross(unit, from_center), across_distance = std::abs(across);
-  if (across_distance > radius) return {};
+  const Real across = scaled_across * inverse_length, across_distance = std::min(std::abs(across), radius);
   const Real half_chord = std::sqrt((radius - across_distance) * (radius + across_distance));
   const Real distance = -dot(from_center, unit) - half_chord;
   if (distance < 0) return {};
