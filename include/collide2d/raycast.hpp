@@ -30,8 +30,9 @@ struct RayHit {
 ///   normal when it heads inward or along the surface; heading outward it misses (nothing of a
 ///   convex shape lies ahead).
 /// - A zero-length ray (or max_fraction 0) hits only when its origin is inside or on the surface.
-/// - Touching within the size-scaled tolerance counts: a ray grazing a vertex hits it, with the
-///   normal of the edge it enters through; a ray running along an edge from outside hits where it
+/// - Touching within the size-scaled tolerance counts: a ray passing a vertex within it (however
+///   sharp or blunt the vertex) grazes it and hits it where it lies along the ray, with the normal
+///   of the edge it enters through; a ray running along an edge from outside hits where it
 ///   first touches the polygon, with the normal of the edge it enters through there (as Box2D
 ///   does); a ray running along a segment's line hits its nearer end with the normal pointing back
 ///   along the ray.
