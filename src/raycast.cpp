@@ -45,6 +45,11 @@ Real ray_tolerance(Real reach, Vec2 local_origin, Vec2 local_direction, Real max
   return contact_tolerance(reach + coordinate_magnitude(local_origin) + coordinate_magnitude(local_origin + max_fraction * local_direction));
 }
 
+/// The fraction t at which `point` lies along the ray origin + t direction (its projection on the
+/// ray's line), from the unit direction and the direction's length (not its square, which
+/// underflows in float for a tiny translation). A grazed vertex or segment end is hit there.
+Real fraction_along(Vec2 point, Vec2 origin, Vec2 unit, Real direction_length) { return dot(point - origin, unit) / direction_length; }
+
 template <class S>
 StartResult classify_start(const S& shape, const Transform& transform, const Ray& ray) {
   const PointProjection start = closest_point(shape, transform, ray.origin);
@@ -55,7 +60,7 @@ StartResult classify_start(const S& shape, const Transform& transform, const Ray
     if (dot(ray.translation, start.normal) <= 0) return {true, RayHit{0, ray.origin, start.normal, false}};
     return {true, std::nullopt};  // leaving a convex shape from its surface: nothing ahead
   }
-  if (!(ray.max_fraction > 0) || length_squared(ray.translation) == 0) return {true, std::nullopt};
+  if (!(ray.max_fraction > 0) || ray.translation == Vec2{}) return {true, std::nullopt};  // not its square, which underflows for a tiny one
   return {};
 }
 
@@ -218,7 +223,7 @@ std::optional<RayHit> cast_rounded_core(const detail::PolygonView& core, const T
     const Vec2 unit = (Real(1) / direction_length) * direction;
     const Real ahead = dot(to_vertex, unit), off_line = cross(unit, to_vertex);  // the vertex's distances along and across the ray
     if (std::abs(off_line) <= tolerance && ahead >= -tolerance && ahead <= ray.max_fraction * direction_length + tolerance) {
-      crossing = ahead / direction_length;
+      crossing = ahead / direction_length;  // fraction_along(), with the distance already taken
     } else {
       found = clip(0);
       if (found.entering_edge < 0) return std::nullopt;
@@ -275,8 +280,7 @@ std::optional<RayHit> raycast(const Segment& shape, const Transform& transform, 
   if (std::abs(cross(unit, along)) <= band) {
     if (std::abs(cross(to_start, unit)) > band) return std::nullopt;
     // Along the segment's line: the nearer end ahead, normal pointing back along the ray.
-    const Real direction_squared = length_squared(direction);
-    const Real fraction = std::min(dot(shape.a - origin, direction), dot(shape.b - origin, direction)) / direction_squared;
+    const Real fraction = std::min(fraction_along(shape.a, origin, unit, direction_length), fraction_along(shape.b, origin, unit, direction_length));
     if (fraction < 0 || fraction > ray.max_fraction) return std::nullopt;
     return to_world(ray, transform, fraction, -normalize(direction));
   }
@@ -288,7 +292,7 @@ std::optional<RayHit> raycast(const Segment& shape, const Transform& transform, 
   // nearly parallel, the end behind the origin).
   const Real end_slack = tolerance / std::abs(denominator);
   if (position < -end_slack || position > 1 + end_slack) return std::nullopt;
-  if (position < 0 || position > 1) fraction = dot((position < 0 ? shape.a : shape.b) - origin, direction) / length_squared(direction);
+  if (position < 0 || position > 1) fraction = fraction_along(position < 0 ? shape.a : shape.b, origin, unit, direction_length);
   if (!(fraction >= 0) || fraction > ray.max_fraction) return std::nullopt;
   Vec2 normal = normalize(left_perpendicular(along));
   if (dot(normal, direction) > 0) normal = -normal;

@@ -1787,3 +1787,41 @@ TEST(TimeOfImpact, ReachAboutIsTheFarthestPointOfTheShape) {
   }
   std::printf("reach about a turning centre: %d shapes\n", checked);
 }
+
+TEST(Raycast, SegmentsCapsulesAndRoundedPolygonsHitByATinyTranslationOverAHugeFraction) {
+  // As for circles and plain polygons above: the ray is only scaled, so a translation whose
+  // squared length underflows in float (1e-30) meets each shape where a unit translation does.
+  // The shapes whose rays start with the closest-point classification (segments, capsules,
+  // rounded polygons) once took such a ray for a zero-length one, and a segment's end or line
+  // was placed along the ray by the squared length. Closed forms, in distance along the ray:
+  struct Case {
+    const char* what;
+    Shape shape;
+    Vec2 origin, direction;  // a unit-scale direction; the ray's is tiny times it
+    double distance;         // where the hit lies along the ray, in units of |direction|
+    Vec2 normal;
+  };
+  const double past_end = double(contact_tolerance(30)) / 4;
+  const std::vector<Case> cases = {
+      {"along a segment's line", segment({0, 0}, {2, 0}), {-3, 0}, {1, 0}, 3, {-1, 0}},
+      // Past the segment's end by a quarter of the least band the cast can take (|origin|_1 = 6,
+      // its far end's 29 at a unit translation, and the segment's 2): a graze, hit where the end
+      // (2, 0) projects on the ray, at (10 + 3 past_end) / 10.
+      {"grazing a segment's end", segment({0, 0}, {2, 0}), {R(5 + past_end), -1}, {-3, 1}, 1 + 0.3 * past_end, {0, -1}},
+      {"a capsule's rounded end", capsule({0, 0}, {2, 0}, R(0.5)), {-3, 0}, {1, 0}, 2.5, {-1, 0}},
+      {"a rounded box's side", box(1, 1, R(0.25)), {-3, 0}, {1, 0}, 1.75, {-1, 0}},
+  };
+  for (const double tiny : {kFloat ? 1e-30 : 1e-140, 1e-10, 1.0}) {
+    for (const Case& c : cases) {
+      SCOPED_TRACE(std::string(c.what) + ", translation x " + std::to_string(std::log10(tiny)) + " decades");
+      const std::optional<RayHit> hit = raycast(c.shape, at(0, 0), Ray{c.origin, R(tiny) * c.direction, R(10 / tiny)});
+      ASSERT_TRUE(hit.has_value());
+      EXPECT_FALSE(hit->inside);
+      EXPECT_NEAR(double(hit->fraction) * tiny, c.distance, 1e-5);
+      EXPECT_NEAR(hit->point.x, c.origin.x + c.distance * c.direction.x, 1e-5);
+      EXPECT_NEAR(hit->point.y, c.origin.y + c.distance * c.direction.y, 1e-5);
+      EXPECT_NEAR(hit->normal.x, c.normal.x, 1e-5);
+      EXPECT_NEAR(hit->normal.y, c.normal.y, 1e-5);
+    }
+  }
+}
