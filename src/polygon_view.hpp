@@ -106,6 +106,18 @@ inline CoreFeature nearest_core_feature(const PolygonView& core, Vec2 point, Rea
   return nearest;
 }
 
+// Where origin + t direction (t >= 0, the core's frame) first meets the core swept by its radius,
+// from an origin outside that sweep: the earliest of each edge moved out by the radius (within
+// the edge's extent, widened by `tolerance` x its length so the junctions are covered) and each
+// vertex's circle of the radius (where the vertex is the nearest core feature: a grazing ray's
+// circle root is ill-conditioned, and the edge is exact there). Ray casts against capsules and
+// rounded polygons and shape casts of circles use it (raycast.cpp).
+struct RoundedCoreHit {
+  Real fraction;  // the t of the first meeting; the largest Real when there is none
+  Vec2 normal;    // the swept core's outward unit normal there
+};
+RoundedCoreHit first_hit_on_rounded_core(const PolygonView& core, Vec2 origin, Vec2 direction, Real tolerance);
+
 // The best separating axis of each shape (edge normals of A, edge normals of B).
 struct SatAxes {
   SatAxis of_a;  // A's edge normal with the largest separation, A's frame

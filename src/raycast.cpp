@@ -75,8 +75,11 @@ struct RayCircleHit {
 };
 
 /// The nearer point at which origin + t direction meets the circle |p - center| = radius (all in
-/// one frame), t >= 0, or none. Circles and the rounded corners of capsules and polygons use it.
-RayCircleHit ray_circle_hit(Vec2 origin, Vec2 direction, Vec2 center, Real radius) {
+/// one frame), t >= 0, or none; `direction_length()` gives |direction| (length_in_real), asked
+/// only once the ray is known to head toward the centre (a cast against many circles takes it
+/// once, beforehand). Circles and the rounded corners of capsules and polygons use it.
+template <class DirectionLength>
+RayCircleHit ray_circle_hit(Vec2 origin, Vec2 direction, DirectionLength direction_length, Vec2 center, Real radius) {
   // Along the unit direction u (products of two lengths only, so no overflow up to
   // coordinate_limit), from_center = along u + across left_perpendicular(u), and the nearer root
   // of |from_center + s u| = r is s = -along - half_chord, half_chord = sqrt(r^2 - across^2)
@@ -88,10 +91,10 @@ RayCircleHit ray_circle_hit(Vec2 origin, Vec2 direction, Vec2 center, Real radiu
   // across left_perpendicular(u) - half_chord u.
   const Vec2 from_center = origin - center;
   if (dot(from_center, direction) > 0) return {};
-  const Real direction_length = length_in_real(direction);
+  const Real length = direction_length();
   const Real scaled_across = cross(direction, from_center);  // across x |direction|
-  if (!(direction_length > 0) || std::abs(scaled_across) > radius * direction_length) return {};
-  const Real inverse_length = Real(1) / direction_length;
+  if (!(length > 0) || std::abs(scaled_across) > radius * length) return {};
+  const Real inverse_length = Real(1) / length;
   const Vec2 unit = inverse_length * direction;
   const Real across = scaled_across * inverse_length, across_distance = std::min(std::abs(across), radius);
   const Real half_chord = std::sqrt((radius - across_distance) * (radius + across_distance));
@@ -100,40 +103,90 @@ RayCircleHit ray_circle_hit(Vec2 origin, Vec2 direction, Vec2 center, Real radiu
   return RayCircleHit{distance * inverse_length, across * left_perpendicular(unit) - half_chord * unit};
 }
 
-/// A ray from outside against a rounded core (a capsule's segment or a rounded polygon's), exact:
-/// the earliest of each edge moved out by the radius (within the edge's extent, widened by the
-/// touching band so the junctions are covered) and each vertex's circle of the radius (where the
-/// vertex is the nearest core feature: a grazing ray's circle root is ill-conditioned, and the
-/// edge is exact there). In the core's frame.
-std::optional<RayHit> cast_rounded_core(const detail::PolygonView& core, const Transform& transform, const Ray& ray) {
-  const Vec2 origin = inverse_transform_point(transform, ray.origin);
-  const Vec2 direction = inverse_rotate(transform.rotation, ray.translation);
-  const Real tolerance = contact_tolerance(core.reach() + coordinate_magnitude(origin));
+/// first_hit_on_rounded_core's answer feature by feature: the earliest of each moved edge within
+/// its extent (widened by `tolerance` x its length) and each vertex's circle met in the vertex's
+/// own region. For an origin between the moved edges' lines, where the clip has no entering edge.
+detail::RoundedCoreHit first_hit_on_every_feature(const detail::PolygonView& core, Vec2 origin, Vec2 direction, Real tolerance) {
   const int count = core.count();
-  Real best = std::numeric_limits<Real>::max();
-  Vec2 best_normal;
+  const Real direction_length = length_in_real(direction);
+  detail::RoundedCoreHit best{std::numeric_limits<Real>::max(), {}};
   for (int i = 0; i < count; ++i) {
     const Vec2 v1 = core.vertices[i], v2 = core.vertices[core.next(i)], normal = core.normals[i];
     const Vec2 along = v2 - v1;
     const Real approach = dot(normal, direction);
     if (approach < 0 && length_squared(along) > 0) {  // the moved edge's line dot(n, p - v1) = r, entered from outside (a capsule whose ends coincide has no edge)
       const Real fraction = (core.radius - dot(normal, origin - v1)) / approach;
-      const Real position = dot(origin + fraction * direction - v1, along), slack = tolerance * length(along);
-      if (fraction >= 0 && fraction < best && position >= -slack && position <= length_squared(along) + slack) {
-        best = fraction;
-        best_normal = normal;
+      const Real position = dot(origin + fraction * direction - v1, along), slack = tolerance * length_in_real(along);
+      if (fraction >= 0 && fraction < best.fraction && position >= -slack && position <= length_squared(along) + slack) {
+        best = {fraction, normal};
       }
     }
-    if (const RayCircleHit hit = ray_circle_hit(origin, direction, v1, core.radius); hit.found() && hit.fraction < best) {
+    if (const RayCircleHit hit = ray_circle_hit(origin, direction, [=] { return direction_length; }, v1, core.radius); hit.found() && hit.fraction < best.fraction) {
       const Vec2 before = v1 - core.vertices[core.previous(i)];
       if (dot(hit.from_center, along) <= 0 && dot(hit.from_center, before) >= 0) {  // the vertex's own region
-        best = hit.fraction;
-        best_normal = normalize(hit.from_center);
+        best = {hit.fraction, normalize(hit.from_center)};
       }
     }
   }
-  if (best > ray.max_fraction) return std::nullopt;
-  return to_world(ray, transform, best, best_normal);
+  return best;
+}
+
+}  // namespace
+
+namespace detail {
+
+RoundedCoreHit first_hit_on_rounded_core(const PolygonView& core, Vec2 origin, Vec2 direction, Real tolerance) {
+  // The swept core lies inside the polygon of the edges' lines moved out by the radius, so the
+  // ray is clipped against those lines first (as raycast(Polygon)): a miss of them is a miss.
+  // Entering through moved edge k at q: within k's extent, q is on the swept core's flat side and
+  // is the hit. Beyond k's end w, q lies in w's Voronoi region (outside the core, past both
+  // edges' ends), where the swept core is w's circle: the ray meets w's circle there first, or
+  // leaves the moved lines' polygon without meeting anything (the parts of w's region's borders
+  // inside that polygon lie within w's circle). One circle, where a pass over every feature
+  // takes one per vertex.
+  const int count = core.count();
+  constexpr Real none = std::numeric_limits<Real>::max();
+  Real lower = 0, upper = none;
+  int entering_edge = -1;
+  for (int i = 0; i < count; ++i) {
+    const Real offset = core.radius - dot(core.normals[i], origin - core.vertices[i]);  // the origin's depth inside moved line i
+    const Real approach = dot(core.normals[i], direction);
+    if (approach < 0) {
+      if (offset < lower * approach) {
+        lower = offset / approach;
+        entering_edge = i;
+      }
+    } else if (approach > 0) {
+      if (offset < upper * approach) upper = offset / approach;
+    } else if (offset < 0) {
+      return {none, {}};  // parallel and outside this moved line
+    }
+    if (upper < lower) return {none, {}};
+  }
+  if (entering_edge < 0) return first_hit_on_every_feature(core, origin, direction, tolerance);  // the origin is between the moved lines
+  const Vec2 v1 = core.vertices[entering_edge], v2 = core.vertices[core.next(entering_edge)], along = v2 - v1;
+  const Real extent = length_squared(along);
+  const Real position = dot(origin + lower * direction - v1, along), slack = tolerance * length_in_real(along);
+  if (extent > 0 && position >= -slack && position <= extent + slack) return {lower, core.normals[entering_edge]};
+  const RayCircleHit hit = ray_circle_hit(origin, direction, [=] { return length_in_real(direction); }, position < 0 || extent == 0 ? v1 : v2, core.radius);
+  if (!hit.found()) return {none, {}};
+  return {hit.fraction, normalize(hit.from_center)};
+}
+
+}  // namespace detail
+
+namespace {
+
+/// A ray from outside against a rounded core (a capsule's segment or a rounded polygon's), in the
+/// world: first_hit_on_rounded_core in the core's frame, whose edges' extents are widened by the
+/// touching band of the core's reach and the origin.
+std::optional<RayHit> cast_rounded_core(const detail::PolygonView& core, const Transform& transform, const Ray& ray) {
+  const Vec2 origin = inverse_transform_point(transform, ray.origin);
+  const Vec2 direction = inverse_rotate(transform.rotation, ray.translation);
+  const detail::RoundedCoreHit hit =
+      detail::first_hit_on_rounded_core(core, origin, direction, contact_tolerance(core.reach() + coordinate_magnitude(origin)));
+  if (hit.fraction > ray.max_fraction) return std::nullopt;
+  return to_world(ray, transform, hit.fraction, hit.normal);
 }
 
 /// The ray against a rounded polygon: the origin classified by its closest point, then the core
@@ -254,7 +307,7 @@ std::optional<RayHit> raycast(const Circle& shape, const Transform& transform, c
     return RayHit{0, ray.origin, normal, false};
   }
   if (!(ray.max_fraction > 0)) return std::nullopt;
-  const RayCircleHit hit = ray_circle_hit(from_center, ray.translation, {}, shape.radius);
+  const RayCircleHit hit = ray_circle_hit(from_center, ray.translation, [&] { return length_in_real(ray.translation); }, {}, shape.radius);
   if (!hit.found() || hit.fraction > ray.max_fraction) return std::nullopt;
   // The offset's length is the radius to round-off, so dividing by it normalises without a root.
   return RayHit{hit.fraction, ray.origin + hit.fraction * ray.translation,
