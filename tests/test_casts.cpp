@@ -1075,12 +1075,25 @@ TEST(TimeOfImpact, ReportsTheIterationCap) {
   EXPECT_GT(full->iterations, 1);
   EXPECT_LE(static_cast<double>(full->time), first);
   EXPECT_GE(full->time, capped->time);
-  // The same cap on shape_cast.
+  // The same cap on shape_cast, whose GJK ray cast steps for a pair without a circle.
   const std::optional<CastHit> cast_capped =
-      cast(circle(1), at(0, 0), box(R(0.5), R(0.5), R(0.1)), at(10, 0.3), {-20, 0.5}, {.max_iterations = 0});
+      cast(box(1, 1), at(0, 0), box(R(0.5), R(0.5), R(0.1)), at(10, 0.3), {-20, 0.5}, {.max_iterations = 0});
   ASSERT_TRUE(cast_capped.has_value());
   EXPECT_EQ(cast_capped->status, IterationStatus::iteration_cap);
   EXPECT_EQ(cast_capped->time, 0);
+  // A circle's cast is closed form: it takes no step, so no cap stops it.
+  const std::optional<CastHit> circle_cast =
+      cast(circle(1), at(0, 0), box(R(0.5), R(0.5), R(0.1)), at(10, 0), {-20, 0}, {.max_iterations = 0});
+  ASSERT_TRUE(circle_cast.has_value());
+  EXPECT_EQ(circle_cast->status, IterationStatus::converged);
+  EXPECT_EQ(circle_cast->iterations, 0);
+  // The box's rounded left face meets the circle's right side at (1, 0), at t = 8.4 / 20; the
+  // cast stops within the touching band of coordinates up to 22 (twice it here).
+  const double band = 2 * 16 * kEps * 22;
+  EXPECT_NEAR(circle_cast->time, (10 - 0.5 - 0.1 - 1) / 20.0, band / 20);
+  EXPECT_NEAR(circle_cast->normal.x, 1, 1e-6);
+  EXPECT_NEAR(circle_cast->point.x, 1, band);
+  EXPECT_NEAR(circle_cast->point.y, 0, band);
   std::printf("checked the iteration cap: capped at t %.6g, converged at t %.6g after %d steps, sampled first overlap %.6g\n",
               static_cast<double>(capped->time), static_cast<double>(full->time), full->iterations, first);
 }
@@ -1427,6 +1440,197 @@ TEST(ShapeCast, ACirclePassingABoxCornerAgainstTheClosedForm) {
   std::printf("circle past a box corner: %d hits, %d misses against the closed form\n", hits, misses);
   EXPECT_GE(hits, kFloat ? 9 : 14);
   EXPECT_GE(misses, kFloat ? 5 : 8);
+}
+
+// shape_cast() with a circle on either side is closed form (the circle's centre along a ray
+// against the other core swept by the radii). Random circles cast at every convex kind, near the
+// origin and far from it (1e5 in float, 1e8 in double), in both roles, against a long-double
+// oracle in the core's frame: the gap along the centre's path (convex in time) from the exact
+// distance to the core. A hit that is not initially touching must leave a gap within the band at
+// its time, with no overlap before it, the normal and point of that pose, and the mirrored call
+// (B's motion reversed, the roles swapped) must agree; an empty answer must never overlap; a pair
+// overlapping at time 0 must report it. The band is the documented touching band of the magnitudes
+// in the core's frame; cases within it are the oracle's to skip, never the code's.
+TEST(ShapeCast, CirclesAgainstEveryCoreInClosedForm) {
+  using L = long double;
+  struct LP {
+    L x = 0, y = 0;
+  };
+  auto minus = [](LP a, LP b) { return LP{a.x - b.x, a.y - b.y}; };
+  auto ldot = [](LP a, LP b) { return a.x * b.x + a.y * b.y; };
+  auto lnorm = [](LP a) { return std::sqrt(a.x * a.x + a.y * a.y); };
+  auto lp = [](Vec2 v) { return LP{static_cast<L>(v.x), static_cast<L>(v.y)}; };
+  // The map a (Real) transform stands for, and its transpose, exactly in long double.
+  auto turn = [](const Transform& t, LP v) {
+    const L c = t.rotation.cosine, s = t.rotation.sine;
+    return LP{c * v.x - s * v.y, s * v.x + c * v.y};
+  };
+  auto turn_back = [](const Transform& t, LP v) {
+    const L c = t.rotation.cosine, s = t.rotation.sine;
+    return LP{c * v.x + s * v.y, -s * v.x + c * v.y};
+  };
+  struct LongCore {
+    std::vector<LP> vertices;  // local frame: 1 (a circle's centre), 2 (a segment) or a counter-clockwise polygon
+    L radius = 0;
+  };
+  // The signed distance from p to the core (negative: the deepest edge separation inside a
+  // polygon), and the nearest core point when outside.
+  auto core_distance = [&](const LongCore& core, LP p, LP* nearest) {
+    auto to_segment = [&](LP a, LP b, LP* at) {
+      const LP e = minus(b, a);
+      const L ee = ldot(e, e);
+      L s = ee > 0 ? ldot(minus(p, a), e) / ee : 0;
+      s = std::clamp(s, L(0), L(1));
+      *at = LP{a.x + s * e.x, a.y + s * e.y};
+      return lnorm(minus(p, *at));
+    };
+    const std::size_t n = core.vertices.size();
+    if (n == 1) {
+      *nearest = core.vertices[0];
+      return lnorm(minus(p, core.vertices[0]));
+    }
+    if (n == 2) return to_segment(core.vertices[0], core.vertices[1], nearest);
+    L deepest = -std::numeric_limits<L>::infinity();
+    for (std::size_t i = 0; i < n; ++i) {
+      const LP a = core.vertices[i], b = core.vertices[(i + 1) % n];
+      const LP edge = minus(b, a);
+      const LP normal{edge.y / lnorm(edge), -edge.x / lnorm(edge)};
+      deepest = std::max(deepest, ldot(normal, minus(p, a)));
+    }
+    if (deepest <= 0) {
+      *nearest = p;
+      return deepest;
+    }
+    L best = std::numeric_limits<L>::infinity();
+    for (std::size_t i = 0; i < n; ++i) {
+      LP at;
+      const L d = to_segment(core.vertices[i], core.vertices[(i + 1) % n], &at);
+      if (d < best) {
+        best = d;
+        *nearest = at;
+      }
+    }
+    return best;
+  };
+
+  random_shapes::Generator gen(52017);
+  const random_shapes::Kind kinds[] = {random_shapes::Kind::polygon, random_shapes::Kind::box, random_shapes::Kind::large_polygon,
+                                       random_shapes::Kind::rounded_polygon, random_shapes::Kind::circle, random_shapes::Kind::capsule,
+                                       random_shapes::Kind::segment};
+  int hits = 0, empties = 0, initially = 0, skipped = 0;
+  for (const double offset : {0.0, 1e3, kFloat ? 1e5 : 1e8}) {
+    for (int trial = 0; trial < 700; ++trial) {
+      SCOPED_TRACE("offset " + std::to_string(offset) + " trial " + std::to_string(trial));
+      const Shape core_shape = gen.shape(kinds[trial % 7], gen.size());
+      const Real core_size = size_scale(core_shape);
+      const Circle disc{gen.local_offset(core_size), gen.size() * gen.uniform(0.3, 1.0)};
+      const Real disc_size = size_scale(Shape{disc});
+      const Real sizes = core_size + disc_size;
+      const Transform core_pose{Vec2{R(offset), R(-offset)} + gen.uniform(0, 10) * gen.direction(), Rot::from_angle(gen.angle())};
+      const Real start_distance = sizes * (gen.chance(0.1) ? gen.uniform(0.0, 0.9) : gen.uniform(1.05, 2.5));
+      const Transform disc_pose{core_pose.position + start_distance * gen.direction(), Rot::from_angle(gen.angle())};
+      const Vec2 aim = core_pose.position + sizes * gen.uniform(0, 1.2) * gen.direction();
+      const Vec2 motion = gen.uniform(0.5, 2.0) * (aim - disc_pose.position);
+
+      // The oracle, in the core's frame.
+      LongCore core;
+      random_shapes::visit_convex(
+          [&](const auto& concrete) {
+            using S = std::decay_t<decltype(concrete)>;
+            if constexpr (std::is_same_v<S, Circle>) {
+              core.vertices = {lp(concrete.center)};
+              core.radius = concrete.radius;
+            } else if constexpr (std::is_same_v<S, Capsule> || std::is_same_v<S, Segment>) {
+              core.vertices = {lp(concrete.a), lp(concrete.b)};
+              if constexpr (std::is_same_v<S, Capsule>) core.radius = concrete.radius;
+            } else if constexpr (std::is_same_v<S, Polygon>) {
+              for (Vec2 v : concrete.vertices()) core.vertices.push_back(lp(v));
+              core.radius = concrete.radius();
+            }
+          },
+          core_shape);
+      const LP placed = turn(disc_pose, lp(disc.center));
+      const LP start = turn_back(core_pose, LP{(static_cast<L>(disc_pose.position.x) - core_pose.position.x) + placed.x,
+                                               (static_cast<L>(disc_pose.position.y) - core_pose.position.y) + placed.y});
+      const LP path = turn_back(core_pose, lp(motion));
+      const L radii = core.radius + disc.radius;
+      auto centre_at = [&](L t) { return LP{start.x + t * path.x, start.y + t * path.y}; };
+      auto gap = [&](L t) {
+        LP nearest;
+        return core_distance(core, centre_at(t), &nearest) - radii;
+      };
+      // The smallest gap over [0, upto]: the gap is convex in t, so a ternary search finds it.
+      auto least_gap = [&](L upto) {
+        L low = 0, high = upto;
+        for (int step = 0; step < 200; ++step) {
+          const L m1 = low + (high - low) / 3, m2 = high - (high - low) / 3;
+          if (gap(m1) < gap(m2)) high = m2;
+          else low = m1;
+        }
+        return std::min({gap(0), gap(upto), gap((low + high) / 2)});
+      };
+      auto magnitude = [](LP v) { return std::abs(v.x) + std::abs(v.y); };
+      const L band = 16 * static_cast<L>(real_epsilon) *
+                     (core_size + disc_size + magnitude(start) + magnitude(LP{start.x + path.x, start.y + path.y}) + magnitude(placed));
+      const L least = least_gap(1), at_start = gap(0);
+      if (std::abs(least) <= 4 * band || std::abs(at_start) <= 4 * band) {
+        ++skipped;  // grazing, or touching at the start: too close to call
+        continue;
+      }
+      const std::optional<CastHit> hit = random_shapes::visit_convex(
+          [&](const auto& concrete) { return shape_cast(concrete, core_pose, disc, disc_pose, motion); }, core_shape);
+      const std::optional<CastHit> swapped = random_shapes::visit_convex(
+          [&](const auto& concrete) { return shape_cast(disc, disc_pose, concrete, core_pose, -motion); }, core_shape);
+      if (least > 0) {
+        EXPECT_FALSE(hit.has_value()) << "time " << hit->time;
+        EXPECT_FALSE(swapped.has_value());
+        ++empties;
+        continue;
+      }
+      ASSERT_TRUE(hit.has_value());
+      ASSERT_TRUE(swapped.has_value());
+      for (const CastHit* h : {&*hit, &*swapped}) {
+        EXPECT_EQ(h->status, IterationStatus::converged);
+        EXPECT_EQ(h->iterations, 0);
+      }
+      if (at_start < 0) {
+        EXPECT_TRUE(hit->initially_touching);
+        EXPECT_TRUE(swapped->initially_touching);
+        EXPECT_EQ(hit->time, 0);
+        ++initially;
+        continue;
+      }
+      const L time = hit->time;
+      EXPECT_FALSE(hit->initially_touching);
+      EXPECT_GE(gap(time), -band) << "overlapping at the time returned";
+      EXPECT_LE(gap(time), band) << "apart by more than the band at the time returned";
+      EXPECT_GE(least_gap(time), -band) << "an overlap before the time returned";
+      EXPECT_NEAR(static_cast<double>(swapped->time), static_cast<double>(time), static_cast<double>(4 * band / lnorm(path) + 4 * real_epsilon));
+      // The pose's normal (core to centre) and the point midway between the surfaces, in the world.
+      LP nearest;
+      const L distance = core_distance(core, centre_at(time), &nearest);
+      const LP centre = centre_at(time);
+      const LP normal{(centre.x - nearest.x) / distance, (centre.y - nearest.y) / distance};
+      const L midway = core.radius + (distance - radii) / 2;
+      const LP local_point{nearest.x + midway * normal.x, nearest.y + midway * normal.y};
+      const LP world_normal = turn(core_pose, normal), world_offset = turn(core_pose, local_point);
+      const LP world_point{world_offset.x + core_pose.position.x, world_offset.y + core_pose.position.y};
+      const L normal_band = 64 * band / radii + 64 * static_cast<L>(real_epsilon);
+      EXPECT_LE(lnorm(minus(lp(hit->normal), world_normal)), normal_band) << "normal " << str(hit->normal);
+      EXPECT_LE(lnorm(LP{swapped->normal.x + world_normal.x, swapped->normal.y + world_normal.y}), normal_band)
+          << "swapped normal " << str(swapped->normal);
+      // The world point is rounded where it lies; the swapped call places it where the core is then.
+      const L point_band = 4 * band + 8 * static_cast<L>(real_epsilon) * (2 * static_cast<L>(offset) + 20);
+      EXPECT_LE(lnorm(minus(lp(hit->point), world_point)), point_band) << "point " << str(hit->point);
+      const LP moved_back{world_point.x - static_cast<L>(swapped->time) * motion.x, world_point.y - static_cast<L>(swapped->time) * motion.y};
+      EXPECT_LE(lnorm(minus(lp(swapped->point), moved_back)), point_band + 4 * band) << "swapped point " << str(swapped->point);
+      ++hits;
+    }
+  }
+  std::printf("circle casts in closed form: %d hits, %d overlapping at the start, %d empty, %d too close to call\n", hits, initially,
+              empties, skipped);
+  EXPECT_GT(hits, 600);
+  EXPECT_GT(empties, 300);
 }
 
 TEST(Raycast, ACircleHitByATinyTranslationOverAHugeFraction) {

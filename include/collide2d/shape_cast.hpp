@@ -398,6 +398,18 @@ std::optional<CastHit> advance(const A& a, const B& b, Pose pose, const CastMoti
   }
 }
 
+/// shape_cast()'s answer for a pair within the touching band at time 0 (B moving by
+/// translation_b, A still): a hit at time 0 flagged initially_touching when the motion closes the
+/// gap, none when it opens it or slides along the contact; advance() from t = 0 decides.
+template <ConvexSupport A, ConvexSupport B>
+std::optional<CastHit> cast_from_touching(const A& a, const Transform& transform_a, const B& b, const Transform& transform_b, Vec2 translation_b,
+                                          const CastOptions& options) {
+  auto pose = [&](Real t) {
+    return std::pair<Transform, Transform>{transform_a, {transform_b.position + t * translation_b, transform_b.rotation}};
+  };
+  return advance(a, b, pose, {.velocity_a = {}, .velocity_b = translation_b, .local_center_a = {}, .local_center_b = {}}, options);
+}
+
 /// GJK ray cast for a pure translation (van den Bergen 2004): one GJK loop whose simplex moves
 /// with the motion, instead of a converged GJK at every step. In A's frame, with D = B - A at the
 /// current time t (D slides by t x B's motion) and the stop distance = radii + target_separation:
@@ -517,14 +529,31 @@ std::optional<CastHit> gjk_ray_cast(const A& a, const Transform& transform_a, co
 template <ConvexSupport A, ConvexSupport B>
 [[nodiscard]] std::optional<CastHit> shape_cast(const A& a, const Transform& transform_a, const B& b, const Transform& transform_b,
                                                 Vec2 translation_b, const CastOptions& options = {}) {
-  auto touching_at_start = [&] {
-    auto pose = [&](Real t) {
-      return std::pair<Transform, Transform>{transform_a, {transform_b.position + t * translation_b, transform_b.rotation}};
-    };
-    return detail::advance(a, b, pose, {.velocity_a = {}, .velocity_b = translation_b, .local_center_a = {}, .local_center_b = {}}, options);
-  };
+  auto touching_at_start = [&] { return detail::cast_from_touching(a, transform_a, b, transform_b, translation_b, options); };
   return detail::gjk_ray_cast(a, transform_a, b, transform_b, translation_b, options, touching_at_start);
 }
+
+/// shape_cast() with a circle on either side, in closed form: the circle's centre travels along a
+/// ray, and the pair's gap is the centre's distance from the other shape's core (a polygon, a
+/// capsule's or segment's segment, the other circle's centre) less the radii, so the first
+/// contact is where that ray meets the core swept by the radii and target_separation. No steps
+/// are taken (iterations is 0, and the iteration cap cannot be reached); the time is where the
+/// gap is half a touching band, never an overlap. A pair within the band at time 0 is decided as
+/// for any other shapes.
+[[nodiscard]] std::optional<CastHit> shape_cast(const Circle& a, const Transform& transform_a, const Circle& b, const Transform& transform_b,
+                                                Vec2 translation_b, const CastOptions& options = {});
+[[nodiscard]] std::optional<CastHit> shape_cast(const Circle& a, const Transform& transform_a, const Capsule& b, const Transform& transform_b,
+                                                Vec2 translation_b, const CastOptions& options = {});
+[[nodiscard]] std::optional<CastHit> shape_cast(const Circle& a, const Transform& transform_a, const Segment& b, const Transform& transform_b,
+                                                Vec2 translation_b, const CastOptions& options = {});
+[[nodiscard]] std::optional<CastHit> shape_cast(const Circle& a, const Transform& transform_a, const Polygon& b, const Transform& transform_b,
+                                                Vec2 translation_b, const CastOptions& options = {});
+[[nodiscard]] std::optional<CastHit> shape_cast(const Capsule& a, const Transform& transform_a, const Circle& b, const Transform& transform_b,
+                                                Vec2 translation_b, const CastOptions& options = {});
+[[nodiscard]] std::optional<CastHit> shape_cast(const Segment& a, const Transform& transform_a, const Circle& b, const Transform& transform_b,
+                                                Vec2 translation_b, const CastOptions& options = {});
+[[nodiscard]] std::optional<CastHit> shape_cast(const Polygon& a, const Transform& transform_a, const Circle& b, const Transform& transform_b,
+                                                Vec2 translation_b, const CastOptions& options = {});
 
 /// The first time in [0, 1] at which A and B, each following its sweep (translation and
 /// rotation), touch; empty when they never do. Never later than the first contact a fine sampling
