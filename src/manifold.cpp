@@ -60,6 +60,7 @@ void closest_point_contact(Vec2 core_a, Vec2 core_b, Vec2 normal, Real core_dist
 
 /// Steps 3 and 4 with the given reference face, into `manifold` (left empty when the incident
 /// edge lies beside the face or every clipped point is farther than the speculative distance).
+/// `tolerance` is the candidate faces' touching band, which only rounded cores (step 3) use.
 void clip_against_reference(const PolygonView& a, const PolygonView& b, const Transform& b_to_a, const detail::SatAxes& axes,
                             bool b_is_reference, Real tolerance, const CollideOptions& options, Manifold& manifold) {
   const Real radii = a.radius + b.radius;
@@ -107,18 +108,26 @@ void clip_incident_edge(const PolygonView& reference, int reference_edge, const 
       dot(incident.normals[before], normal_in_incident) < dot(incident.normals[deepest], normal_in_incident) ? before : deepest;
   std::array<Vec2, 2> ends = {transform_point(incident_to_reference, incident.vertices[incident_edge]),
                               transform_point(incident_to_reference, incident.vertices[incident.next(incident_edge)])};
-  // The features involved: the face's extent, the incident ends' offsets from it, and what placing
-  // the incident shape in the reference frame rounded.
-  const Real tolerance = contact_tolerance(
-      std::max({coordinate_magnitude(v2 - v1), coordinate_magnitude(ends[0] - v1), coordinate_magnitude(ends[1] - v1)}) +
-      std::max(placement_magnitude(incident_to_reference, ends[0]), placement_magnitude(incident_to_reference, ends[1])) + radii);
+  // The touching band of the features involved: the face's extent, the incident ends' offsets
+  // from it, and what placing the incident shape in the reference frame rounded. It only widens
+  // the two tests below, so it is computed (once) where a test without it would reject.
+  Real band = -1;
+  auto tolerance = [&] {
+    if (band < 0) {
+      band = contact_tolerance(
+          std::max({coordinate_magnitude(v2 - v1), coordinate_magnitude(ends[0] - v1), coordinate_magnitude(ends[1] - v1)}) +
+          std::max(placement_magnitude(incident_to_reference, ends[0]), placement_magnitude(incident_to_reference, ends[1])) + radii);
+    }
+    return band;
+  };
 
   const Vec2 tangent = left_perpendicular(normal);  // the face's direction: its normal is the direction's right perpendicular
   const Real lower = dot(tangent, v1), upper = dot(tangent, v2);
   std::array<Real, 2> along = {dot(tangent, ends[0]), dot(tangent, ends[1])};
   // Beside the face by more than round-off (ends that meet the face's end exactly stay in).
-  if ((along[0] < lower - tolerance && along[1] < lower - tolerance) ||
-      (along[0] > upper + tolerance && along[1] > upper + tolerance)) {
+  const bool short_of_face = along[0] < lower && along[1] < lower, past_face = along[0] > upper && along[1] > upper;
+  if ((short_of_face && along[0] < lower - tolerance() && along[1] < lower - tolerance()) ||
+      (past_face && along[0] > upper + tolerance() && along[1] > upper + tolerance())) {
     return;
   }
   const std::array<Vec2, 2> original = ends;
@@ -135,7 +144,7 @@ void clip_incident_edge(const PolygonView& reference, int reference_edge, const 
   for (int end = 0; end < 2; ++end) {
     const Real core_separation = dot(normal, ends[end] - v1);
     const Real separation = core_separation - radii;
-    if (separation > options.speculative_distance + tolerance) continue;
+    if (separation > options.speculative_distance && separation > options.speculative_distance + tolerance()) continue;
     // Midway between the incident surface (pulled back by its radius) and the reference surface.
     const Vec2 midpoint = ends[end] - Real(0.5) * (incident.radius + core_separation - reference.radius) * normal;
     ManifoldPoint& point = manifold.points[manifold.point_count++];
@@ -157,9 +166,12 @@ void collide_views(const PolygonView& a, const PolygonView& b, const Transform& 
   detail::find_separating_axes(a, b, b_to_a, nullptr, cull_within, axes);
   if (axes.of_a.separation > cull_within || axes.of_b.separation > cull_within) return;
 
-  // The two candidate reference faces are the features involved: their round-off decides.
-  const Real tolerance = contact_tolerance(std::max(face_magnitude(a, axes.of_a.edge), face_magnitude(b, axes.of_b.edge, b_to_a)) + radii);
-  const Real keep_within = radii + options.speculative_distance + tolerance;
+  // The two candidate reference faces are the features involved: their round-off decides, for
+  // rounded cores and for the closest points below (clipping takes its own band).
+  auto face_tolerance = [&] {
+    return contact_tolerance(std::max(face_magnitude(a, axes.of_a.edge), face_magnitude(b, axes.of_b.edge, b_to_a)) + radii);
+  };
+  const Real tolerance = radii > 0 ? face_tolerance() : Real(0);
   // The reference face: the one that separates more, by more than a hysteresis band (so the
   // choice does not flicker between frames); within the band, the larger shape's face, so that
   // swapping A and B gives the mirrored manifold. The band is built from quantities that do not
@@ -186,7 +198,7 @@ void collide_views(const PolygonView& a, const PolygonView& b, const Transform& 
     // (collinear capsules end to end, corners apart), or its clipped ends are pulled away from a
     // corner the cores meet at. The contact, if any, is between the closest points of the cores.
     const GjkResult cores = gjk(a, b, b_to_a);
-    if (cores.overlapping || cores.distance > keep_within) return;
+    if (cores.overlapping || cores.distance > radii + options.speculative_distance + (radii > 0 ? tolerance : face_tolerance())) return;
     closest_point_contact(cores.point_a, cores.point_b, cores.normal, cores.distance, a.radius, b.radius,
                           feature_id(ContactKind::closest_points, axes.of_a.edge, axes.of_b.edge, 0, false), manifold);
   }
