@@ -221,8 +221,10 @@ void collide_view_circle(const PolygonView& shape, Vec2 center, Real placement, 
   }
   const detail::CoreFeature nearest = detail::nearest_core_feature(shape, center, apart_beyond);
   if (nearest.signed_distance > apart_beyond) return;
-  const Real tolerance = contact_tolerance(nearest.magnitude + placement + radii);
-  if (nearest.signed_distance > radii + options.speculative_distance + tolerance) return;
+  // Apart by more than the touching band of the nearest feature; the band only widens the test,
+  // so it is computed where the distance passes the radii and the speculative distance.
+  const Real reach = radii + options.speculative_distance;
+  if (nearest.signed_distance > reach && nearest.signed_distance > reach + contact_tolerance(nearest.magnitude + placement + radii)) return;
   const Vec2 core_point = nearest.core_point, normal = nearest.normal;
   const Real core_distance = nearest.signed_distance;
   manifold.normal = normal;
@@ -242,6 +244,7 @@ void collide_circle_with(const Circle& a, const Transform& transform_a, const Po
   const Vec2 turned = rotate(transform_a.rotation, a.center);
   const Vec2 center = inverse_rotate(transform_b.rotation, (transform_a.position - transform_b.position) + turned);
   collide_view_circle(b, center, coordinate_magnitude(center) + coordinate_magnitude(turned), a.radius, options, manifold);
+  if (manifold.point_count == 0) return;  // apart: nothing to turn or place
   if (!normal_from_b) manifold.normal = -manifold.normal;  // the view-to-circle normal runs from B
   detail::place_manifold(manifold, transform_b);
 }
