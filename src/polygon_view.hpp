@@ -140,8 +140,10 @@ void clip_incident_edge(const PolygonView& reference, int reference_edge, const 
                         const CollideOptions& options, bool flipped_roles, Manifold& manifold);
 
 // Moves a manifold computed in a shape's frame into the frame `placement` maps that one to (the
-// world, for a manifold in A's frame placed by A's transform), in place.
+// world, for a manifold in A's frame placed by A's transform), in place. An empty one (apart, its
+// normal zero) is left as it is.
 inline void place_manifold(Manifold& manifold, const Transform& placement) {
+  if (manifold.point_count == 0) return;
   manifold.normal = rotate(placement.rotation, manifold.normal);
   for (int i = 0; i < manifold.point_count; ++i) manifold.points[i].point = transform_point(placement, manifold.points[i].point);
 }
