@@ -107,11 +107,12 @@ inline CoreFeature nearest_core_feature(const PolygonView& core, Vec2 point, Rea
 }
 
 // Where origin + t direction (t >= 0, the core's frame) first meets the core swept by its radius,
-// from an origin outside that sweep: the earliest of each edge moved out by the radius (within
-// the edge's extent, widened by `tolerance` x its length so the junctions are covered) and each
-// vertex's circle of the radius (where the vertex is the nearest core feature: a grazing ray's
-// circle root is ill-conditioned, and the edge is exact there). Ray casts against capsules and
-// rounded polygons and shape casts of circles use it (raycast.cpp).
+// from an origin outside that sweep: the ray clipped against the edges' lines moved out by the
+// radius, then the entering edge itself when the entry lies within its extent (widened by
+// `tolerance` x its length so the junctions are covered), else the circle of the vertex past
+// whose end it lies; an origin between the moved lines takes every edge and vertex circle.
+// Ray casts against capsules and rounded polygons and shape casts of circles use it
+// (raycast.cpp).
 struct RoundedCoreHit {
   Real fraction;  // the t of the first meeting; the largest Real when there is none
   Vec2 normal;    // the swept core's outward unit normal there

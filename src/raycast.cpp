@@ -11,8 +11,9 @@
 // and the hit is where the last entering edge was crossed. The polygon's clip runs exact first;
 // the bounds it ends with prove whether the touching band could change its answer, and only the
 // rays it could (a start or a graze within the band) are clipped again against the edges widened
-// by the band. Capsules and rounded polygons (a core swept by a radius) take the earliest of each
-// core edge moved out by the radius, within the edge's extent, and each core vertex's circle.
+// by the band. Capsules and rounded polygons (a core swept by a radius) are clipped against the
+// core's edge lines moved out by the radius; an entry within the entering edge's extent is the
+// hit, one past its end is decided by that vertex's circle.
 #include "collide2d/raycast.hpp"
 
 #include <algorithm>
