@@ -1448,9 +1448,10 @@ TEST(ShapeCast, ACirclePassingABoxCornerAgainstTheClosedForm) {
 // oracle in the core's frame: the gap along the centre's path (convex in time) from the exact
 // distance to the core. A hit that is not initially touching must leave a gap within the band at
 // its time, with no overlap before it, the normal and point of that pose, and the mirrored call
-// (B's motion reversed, the roles swapped) must agree; an empty answer must never overlap; a pair
-// overlapping at time 0 must report it. The band is the documented touching band of the magnitudes
-// in the core's frame; cases within it are the oracle's to skip, never the code's.
+// (B's motion reversed, the roles swapped) must pass the same checks and agree; an empty answer
+// must never overlap; a pair overlapping at time 0 must report it. The band is the documented
+// touching band of the magnitudes in the frame the cast works in; cases within it are the
+// oracle's to skip, never the code's.
 TEST(ShapeCast, CirclesAgainstEveryCoreInClosedForm) {
   using L = long double;
   struct LP {
@@ -1570,8 +1571,24 @@ TEST(ShapeCast, CirclesAgainstEveryCoreInClosedForm) {
         return std::min({gap(0), gap(upto), gap((low + high) / 2)});
       };
       auto magnitude = [](LP v) { return std::abs(v.x) + std::abs(v.y); };
-      const L band = 16 * static_cast<L>(real_epsilon) *
-                     (core_size + disc_size + magnitude(start) + magnitude(LP{start.x + path.x, start.y + path.y}) + magnitude(placed));
+      // The documented band (docs/conventions.md) of the sizes, the moving centre's two ends and
+      // what placing it rounded (its offset there and its turned local centre, as collide() counts
+      // it), in the frame the cast works in: the core's; for two circles, the first one's, which is
+      // the disc's when the roles are swapped (the core circle's centre, moving by -motion, seen
+      // from it).
+      auto band_of = [&](LP from, LP moved_by, LP turned) {
+        return 16 * static_cast<L>(real_epsilon) *
+               (core_size + disc_size + 2 * magnitude(from) + magnitude(LP{from.x + moved_by.x, from.y + moved_by.y}) + magnitude(turned));
+      };
+      L swapped_band = band_of(start, path, placed);
+      if (std::holds_alternative<Circle>(core_shape)) {
+        const LP core_turned = turn(core_pose, lp(std::get<Circle>(core_shape).center));
+        const LP from_disc = turn_back(disc_pose, LP{(static_cast<L>(core_pose.position.x) - disc_pose.position.x) + core_turned.x,
+                                                     (static_cast<L>(core_pose.position.y) - disc_pose.position.y) + core_turned.y});
+        const LP back = turn_back(disc_pose, lp(-motion));
+        swapped_band = band_of(from_disc, back, core_turned);
+      }
+      const L given_band = band_of(start, path, placed), band = std::max(given_band, swapped_band);
       const L least = least_gap(1), at_start = gap(0);
       if (std::abs(least) <= 4 * band || std::abs(at_start) <= 4 * band) {
         ++skipped;  // grazing, or touching at the start: too close to call
@@ -1600,30 +1617,39 @@ TEST(ShapeCast, CirclesAgainstEveryCoreInClosedForm) {
         ++initially;
         continue;
       }
-      const L time = hit->time;
       EXPECT_FALSE(hit->initially_touching);
-      EXPECT_GE(gap(time), -band) << "overlapping at the time returned";
-      EXPECT_LE(gap(time), band) << "apart by more than the band at the time returned";
-      EXPECT_GE(least_gap(time), -band) << "an overlap before the time returned";
-      EXPECT_NEAR(static_cast<double>(swapped->time), static_cast<double>(time), static_cast<double>(4 * band / lnorm(path) + 4 * real_epsilon));
-      // The pose's normal (core to centre) and the point midway between the surfaces, in the world.
-      LP nearest;
-      const L distance = core_distance(core, centre_at(time), &nearest);
-      const LP centre = centre_at(time);
-      const LP normal{(centre.x - nearest.x) / distance, (centre.y - nearest.y) / distance};
-      const L midway = core.radius + (distance - radii) / 2;
-      const LP local_point{nearest.x + midway * normal.x, nearest.y + midway * normal.y};
-      const LP world_normal = turn(core_pose, normal), world_offset = turn(core_pose, local_point);
-      const LP world_point{world_offset.x + core_pose.position.x, world_offset.y + core_pose.position.y};
+      EXPECT_FALSE(swapped->initially_touching);
+      // Each answer on its own: the gap within the band at its time, no overlap before, and that
+      // pose's normal (core to centre) and point midway between the surfaces, in the world (the
+      // swapped call's normal runs the other way, and its point is where the core is then).
       const L normal_band = 64 * band / radii + 64 * static_cast<L>(real_epsilon);
-      EXPECT_LE(lnorm(minus(lp(hit->normal), world_normal)), normal_band) << "normal " << str(hit->normal);
-      EXPECT_LE(lnorm(LP{swapped->normal.x + world_normal.x, swapped->normal.y + world_normal.y}), normal_band)
-          << "swapped normal " << str(swapped->normal);
-      // The world point is rounded where it lies; the swapped call places it where the core is then.
-      const L point_band = 4 * band + 8 * static_cast<L>(real_epsilon) * (2 * static_cast<L>(offset) + 20);
-      EXPECT_LE(lnorm(minus(lp(hit->point), world_point)), point_band) << "point " << str(hit->point);
-      const LP moved_back{world_point.x - static_cast<L>(swapped->time) * motion.x, world_point.y - static_cast<L>(swapped->time) * motion.y};
-      EXPECT_LE(lnorm(minus(lp(swapped->point), moved_back)), point_band + 4 * band) << "swapped point " << str(swapped->point);
+      const L point_band = 8 * band + 8 * static_cast<L>(real_epsilon) * (2 * static_cast<L>(offset) + 20);
+      L closing = 0;  // how fast the gap closes at the hit's time (the centre's speed along the normal)
+      for (const bool roles_swapped : {false, true}) {
+        const CastHit& answer = roles_swapped ? *swapped : *hit;
+        SCOPED_TRACE(roles_swapped ? "swapped" : "as given");
+        const L time = answer.time, own_band = roles_swapped ? swapped_band : given_band;
+        EXPECT_GE(gap(time), -own_band) << "overlapping at the time returned";
+        EXPECT_LE(gap(time), own_band) << "apart by more than the band at the time returned";
+        EXPECT_GE(least_gap(time), -own_band) << "an overlap before the time returned";
+        LP nearest;
+        const LP centre = centre_at(time);
+        const L distance = core_distance(core, centre, &nearest);
+        const LP normal{(centre.x - nearest.x) / distance, (centre.y - nearest.y) / distance};
+        if (!roles_swapped) closing = -ldot(path, normal);
+        const L midway = core.radius + (distance - radii) / 2;
+        const LP local_point{nearest.x + midway * normal.x, nearest.y + midway * normal.y};
+        const L sign = roles_swapped ? -1 : 1, moved_back = roles_swapped ? time : 0;
+        const LP world_normal = turn(core_pose, normal), world_offset = turn(core_pose, local_point);
+        const LP world_point{world_offset.x + core_pose.position.x - moved_back * motion.x,
+                             world_offset.y + core_pose.position.y - moved_back * motion.y};
+        EXPECT_LE(lnorm(LP{answer.normal.x - sign * world_normal.x, answer.normal.y - sign * world_normal.y}), normal_band)
+            << "normal " << str(answer.normal);
+        EXPECT_LE(lnorm(minus(lp(answer.point), world_point)), point_band) << "point " << str(answer.point);
+      }
+      // The same time both ways, to what the band moves it at this closing speed.
+      EXPECT_NEAR(static_cast<double>(swapped->time), static_cast<double>(hit->time),
+                  static_cast<double>(4 * band / std::max(closing, static_cast<L>(1e-30)) + 4 * real_epsilon));
       ++hits;
     }
   }
