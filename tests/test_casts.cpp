@@ -342,6 +342,24 @@ std::vector<RayCase> ray_cases() {
   cases.push_back({"rounded box starts inside the arc", rb, {R(1.3), R(1.3)}, {4, 0}, 1, true, 0, {R(1.3), R(1.3)}, {}, true});
   cases.push_back({"rounded box on the arc inward", rb, {corner, corner}, {-1, R(-0.5)}, 1, true, 0, {corner, corner}, {h2, h2}});
   cases.push_back({"rounded box on the arc outward", rb, {corner, corner}, {1, R(0.2)}, 1, false});
+  // From (1.4, 1.4): inside the moved edges' lines (|x|, |y| <= 1.5) but 0.066 outside the arc,
+  // where the clip enters no edge. Left along y = 1.4: x = 1 + sqrt(0.25 - 0.16) = 1.3, fraction
+  // 0.05, normal (0.6, 0.8); at the corner: the arc 0.0657 away along the diagonal; away: nothing.
+  const Real diagonal_gap = R(0.4 * std::numbers::sqrt2 - 0.5);
+  cases.push_back({"rounded box from between the moved lines, left", rb, {R(1.4), R(1.4)}, {-2, 0}, 1, true, R(0.05), {R(1.3), R(1.4)}, {R(0.6), R(0.8)}});
+  cases.push_back({"rounded box from between the moved lines, at the corner", rb, {R(1.4), R(1.4)}, {-2, -2}, 1, true,
+                   diagonal_gap / R(2 * std::numbers::sqrt2), {corner, corner}, {h2, h2}});
+  cases.push_back({"rounded box from between the moved lines, away", rb, {R(1.4), R(1.4)}, {2, R(-0.5)}, 1, false});
+  // Entering the moved top line y = 1.5 past the face's end x = 1: the arc decides. Down from
+  // (1.3, 3): the arc at y = 1 + sqrt(0.25 - 0.09) = 1.4, fraction 0.8, normal (0.6, 0.8); down
+  // from (1.45, 3) the moved line is crossed at x = 1.45 but the arc (x <= 1.5 only at y = 1) is
+  // met at y = 1 + sqrt(0.25 - 0.2025) = 1.218, fraction 0.891; down from (1.55, 3): nothing.
+  cases.push_back({"rounded box past the top face's end", rb, {R(1.3), 3}, {0, -2}, 1, true, R(0.8), {R(1.3), R(1.4)}, {R(0.6), R(0.8)}});
+  cases.push_back({"rounded box past the top face's other end", rb, {R(-1.3), 3}, {0, -2}, 1, true, R(0.8), {R(-1.3), R(1.4)}, {R(-0.6), R(0.8)}});
+  const Real low_arc = 1 + R(std::sqrt(0.25 - 0.45 * 0.45));
+  cases.push_back({"rounded box far past the top face's end", rb, {R(1.45), 3}, {0, -2}, 1, true, (3 - low_arc) / 2, {R(1.45), low_arc},
+                   {R(0.9), (low_arc - 1) / R(0.5)}});
+  cases.push_back({"rounded box beside the arc", rb, {R(1.55), 3}, {0, -2}, 1, false});
   (void)s2;
   (void)right;
   return cases;
