@@ -60,17 +60,18 @@ void closest_point_contact(Vec2 core_a, Vec2 core_b, Vec2 normal, Real core_dist
 
 /// Steps 3 and 4 with the given reference face, into `manifold` (left empty when the incident
 /// edge lies beside the face or every clipped point is farther than the speculative distance).
-/// `tolerance` is the candidate faces' touching band, which only rounded cores (step 3) use.
+/// `tolerance()` gives the candidate faces' touching band, which only rounded cores whose cores
+/// are apart (step 3) need.
+template <class FacesTolerance>
 void clip_against_reference(const PolygonView& a, const PolygonView& b, const Transform& b_to_a, const detail::SatAxes& axes,
-                            bool b_is_reference, Real tolerance, const CollideOptions& options, Manifold& manifold) {
+                            bool b_is_reference, const FacesTolerance& tolerance, const CollideOptions& options, Manifold& manifold) {
   const Real radii = a.radius + b.radius;
-  const Real keep_within = radii + options.speculative_distance + tolerance;
   const SatAxis& reference_axis = b_is_reference ? axes.of_b : axes.of_a;
   const Vec2 reference_normal_in_a = b_is_reference ? -reference_axis.normal : reference_axis.normal;  // A to B
 
-  if (radii > 0 && reference_axis.separation > tolerance) {
+  if (radii > 0 && reference_axis.separation > 0 && reference_axis.separation > tolerance()) {
     const GjkResult cores = gjk(a, b, b_to_a);
-    if (cores.distance > keep_within) return;
+    if (cores.distance > radii + options.speculative_distance + tolerance()) return;
     if (!cores.overlapping && dot(cores.normal, reference_normal_in_a) < Real(0.9995)) {
       closest_point_contact(cores.point_a, cores.point_b, cores.normal, cores.distance, a.radius, b.radius,
                             feature_id(ContactKind::closest_points, axes.of_a.edge, axes.of_b.edge, 0, false), manifold);
@@ -167,11 +168,15 @@ void collide_views(const PolygonView& a, const PolygonView& b, const Transform& 
   if (axes.of_a.separation > cull_within || axes.of_b.separation > cull_within) return;
 
   // The two candidate reference faces are the features involved: their round-off decides, for
-  // rounded cores and for the closest points below (clipping takes its own band).
+  // rounded cores that are apart and for the closest points below (clipping takes its own band).
+  // Computed once, where first needed.
+  Real faces_band = -1;
   auto face_tolerance = [&] {
-    return contact_tolerance(std::max(face_magnitude(a, axes.of_a.edge), face_magnitude(b, axes.of_b.edge, b_to_a)) + radii);
+    if (faces_band < 0) {
+      faces_band = contact_tolerance(std::max(face_magnitude(a, axes.of_a.edge), face_magnitude(b, axes.of_b.edge, b_to_a)) + radii);
+    }
+    return faces_band;
   };
-  const Real tolerance = radii > 0 ? face_tolerance() : Real(0);
   // The reference face: the one that separates more, by more than a hysteresis band (so the
   // choice does not flicker between frames); within the band, the larger shape's face, so that
   // swapping A and B gives the mirrored manifold. The band is built from quantities that do not
@@ -189,16 +194,16 @@ void collide_views(const PolygonView& a, const PolygonView& b, const Transform& 
   const bool tied = separation_difference <= hysteresis([](Vec2 v) { return coordinate_magnitude(v); }) &&
                     separation_difference <= hysteresis([](Vec2 v) { return length(v); });
   const bool b_preferred = tied ? b.reach() > a.reach() : axes.of_b.separation > axes.of_a.separation;
-  clip_against_reference(a, b, b_to_a, axes, b_preferred, tolerance, options, manifold);
+  clip_against_reference(a, b, b_to_a, axes, b_preferred, face_tolerance, options, manifold);
   // Within the band, when nothing of the other shape lies in front of the chosen face, that face
   // is not the one in contact, and the other is.
-  if (manifold.point_count == 0 && tied) clip_against_reference(a, b, b_to_a, axes, !b_preferred, tolerance, options, manifold);
+  if (manifold.point_count == 0 && tied) clip_against_reference(a, b, b_to_a, axes, !b_preferred, face_tolerance, options, manifold);
   if (manifold.point_count == 0) {
     // Clipping found nothing within reach: the incident edge lies beside the reference face
     // (collinear capsules end to end, corners apart), or its clipped ends are pulled away from a
     // corner the cores meet at. The contact, if any, is between the closest points of the cores.
     const GjkResult cores = gjk(a, b, b_to_a);
-    if (cores.overlapping || cores.distance > radii + options.speculative_distance + (radii > 0 ? tolerance : face_tolerance())) return;
+    if (cores.overlapping || cores.distance > radii + options.speculative_distance + face_tolerance()) return;
     closest_point_contact(cores.point_a, cores.point_b, cores.normal, cores.distance, a.radius, b.radius,
                           feature_id(ContactKind::closest_points, axes.of_a.edge, axes.of_b.edge, 0, false), manifold);
   }
