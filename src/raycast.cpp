@@ -104,6 +104,40 @@ RayCircleHit ray_circle_hit(Vec2 origin, Vec2 direction, DirectionLength directi
   return RayCircleHit{distance * inverse_length, across * left_perpendicular(unit) - half_chord * unit};
 }
 
+/// The ray origin + t direction, t in [0, upper_limit], clipped against a core's edge lines each
+/// pushed out by `widening` (Cyrus & Beck): entering edges raise the lower bound, leaving edges
+/// lower the upper one; the ray is inside edge i's widened half-plane while
+/// offset + widening - t approach >= 0, with offset = dot(n, v - o) its depth inside edge i's own
+/// line. The bounds only meet when one of them moves, so they are compared only then.
+struct WidenedClip {
+  int entering_edge = -2;      ///< the last edge entered; -1: none (the origin lies within every widened line); -2: the ray misses
+  Real lower = 0;              ///< where the entering edge's widened line is crossed
+  Real entering_offset = 0;    ///< the entering edge's own offset and approach dot(n, d): its own line's crossing is their quotient
+  Real entering_approach = 0;
+  Real crossing() const { return entering_offset / entering_approach; }
+};
+WidenedClip clip_against_widened_edges(const detail::PolygonView& core, Vec2 origin, Vec2 direction, Real widening, Real upper_limit) {
+  WidenedClip result{-1};
+  Real upper = upper_limit;
+  for (int i = 0; i < core.count(); ++i) {
+    const Real offset = dot(core.normals[i], core.vertices[i] - origin), approach = dot(core.normals[i], direction);
+    if (approach < 0) {  // entering through edge i beyond its crossing
+      if (offset + widening < result.lower * approach) {  // (offset + widening) / approach > lower, without dividing
+        result = {i, (offset + widening) / approach, offset, approach};
+        if (upper < result.lower) return {};
+      }
+    } else if (approach > 0) {  // leaving through edge i
+      if (offset + widening < upper * approach) {
+        upper = (offset + widening) / approach;
+        if (upper < result.lower) return {};
+      }
+    } else if (offset + widening < 0) {
+      return {};  // parallel and outside this edge's widened line
+    }
+  }
+  return result;
+}
+
 /// first_hit_on_rounded_core's answer feature by feature: the earliest of each moved edge within
 /// its extent (widened by `tolerance` x its length) and each vertex's circle met in the vertex's
 /// own region. For an origin between the moved edges' lines, where the clip has no entering edge.
@@ -145,26 +179,12 @@ RoundedCoreHit first_hit_on_rounded_core(const PolygonView& core, Vec2 origin, V
   // leaves the moved lines' polygon without meeting anything (the parts of w's region's borders
   // inside that polygon lie within w's circle). One circle, where a pass over every feature
   // takes one per vertex.
-  const int count = core.count();
   constexpr Real none = std::numeric_limits<Real>::max();
-  Real lower = 0, upper = none;
-  int entering_edge = -1;
-  for (int i = 0; i < count; ++i) {
-    const Real offset = core.radius - dot(core.normals[i], origin - core.vertices[i]);  // the origin's depth inside moved line i
-    const Real approach = dot(core.normals[i], direction);
-    if (approach < 0) {
-      if (offset < lower * approach) {
-        lower = offset / approach;
-        entering_edge = i;
-      }
-    } else if (approach > 0) {
-      if (offset < upper * approach) upper = offset / approach;
-    } else if (offset < 0) {
-      return {none, {}};  // parallel and outside this moved line
-    }
-    if (upper < lower) return {none, {}};
-  }
-  if (entering_edge < 0) return first_hit_on_every_feature(core, origin, direction, tolerance);  // the origin is between the moved lines
+  const WidenedClip clip = clip_against_widened_edges(core, origin, direction, core.radius, none);
+  if (clip.entering_edge == -2) return {none, {}};
+  if (clip.entering_edge == -1) return first_hit_on_every_feature(core, origin, direction, tolerance);  // the origin is between the moved lines
+  const int entering_edge = clip.entering_edge;
+  const Real lower = clip.lower;
   const Vec2 v1 = core.vertices[entering_edge], v2 = core.vertices[core.next(entering_edge)], along = v2 - v1;
   const Real extent = length_squared(along);
   const Real position = dot(origin + lower * direction - v1, along), slack = tolerance * length_in_real(along);
@@ -219,42 +239,10 @@ std::optional<RayHit> cast_rounded_core(const detail::PolygonView& core, const T
   const int count = shape.count();
   // The origin's depth inside edge i's line.
   auto offset_of = [&](int i) { return dot(normals[i], vertices[i] - origin); };
-  // The clip against the edges widened by `widening`: the entering edge, its offset and approach
-  // (its crossing is their quotient, taken once for the hit), or -1 when no edge was entered (the
-  // origin lies within the widening of every edge's line), or -2 when the ray misses.
-  struct Clip {
-    int entering_edge = -2;
-    Real entering_offset = 0;
-    Real entering_approach = 0;
-    Real crossing() const { return entering_offset / entering_approach; }
-  };
-  auto clip = [&](Real widening) {
-    Clip result{-1, 0, 0};
-    Real lower = 0, upper = ray.max_fraction;
-    for (int i = 0; i < count; ++i) {
-      // The ray is inside edge i's (widened) half-plane while offset + widening - t approach >= 0.
-      // The bounds only meet when one of them moves, so they are compared only then.
-      const Real offset = offset_of(i), approach = dot(normals[i], direction);
-      if (approach < 0) {  // entering through edge i beyond its crossing
-        if (offset + widening < lower * approach) {  // (offset + widening) / approach > lower, without dividing
-          lower = (offset + widening) / approach;
-          result.entering_edge = i;
-          result.entering_offset = offset;
-          result.entering_approach = approach;
-          if (upper < lower) return Clip{};
-        }
-      } else if (approach > 0) {  // leaving through edge i
-        if (offset + widening < upper * approach) {
-          upper = (offset + widening) / approach;
-          if (upper < lower) return Clip{};
-        }
-      } else if (offset + widening < 0) {
-        return Clip{};  // parallel and outside this edge
-      }
-    }
-    return result;
-  };
-  Clip found = clip(tolerance);
+  // The clip against the edges widened by `widening`; a hit is reported at the entering edge's
+  // own crossing (WidenedClip::crossing, taken once).
+  auto clip = [&](Real widening) { return clip_against_widened_edges(detail::view_of(shape), origin, direction, widening, ray.max_fraction); };
+  WidenedClip found = clip(tolerance);
   if (found.entering_edge == -2) return std::nullopt;
   if (found.entering_edge == -1) {
     Real least_offset = std::numeric_limits<Real>::max();
