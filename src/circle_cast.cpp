@@ -4,8 +4,8 @@
 // the other circle's centre as a segment of length 0), the moving circle's centre travels along
 // a ray, and the pair's gap is the centre's distance from the core less the radii (the
 // Minkowski sum of a convex core and a disc is the core swept by the disc). In the core's frame:
-//   1. the circle's centre placed as collide() places it (turned by its own rotation, added to
-//      the positions' difference, turned into the core's frame), and the relative motion;
+//   1. the circle's centre placed as collide() places it (place_circle_center), and the relative
+//      motion;
 //   2. the touching band from the core's reach, the centre's two ends, what placing it rounded
 //      and the radii;
 //   3. within the band at time 0 (nearest_core_feature): the generic start, where advance() decides
@@ -67,10 +67,11 @@ CircleMeeting meet_core(const PolygonView& core, Vec2 center, Real placement, Re
 template <class CoreShape>
 std::optional<CastHit> cast_circle_toward_core(const CoreShape& shape_a, const PolygonView& core, const Transform& transform_a, const Circle& b,
                                                const Transform& transform_b, Vec2 translation_b, const CastOptions& options) {
-  const Vec2 turned = rotate(transform_b.rotation, b.center);
-  const Vec2 center = inverse_rotate(transform_a.rotation, (transform_b.position - transform_a.position) + turned);
+  Vec2 center;
+  Real placement;
+  detail::place_circle_center(b.center, transform_b, transform_a, center, placement);
   const Vec2 motion = inverse_rotate(transform_a.rotation, translation_b);
-  const CircleMeeting meeting = meet_core(core, center, coordinate_magnitude(center) + coordinate_magnitude(turned), b.radius, motion, options);
+  const CircleMeeting meeting = meet_core(core, center, placement, b.radius, motion, options);
   if (meeting.kind == CircleMeeting::Kind::touching_at_start) {
     return detail::cast_from_touching(shape_a, transform_a, b, transform_b, translation_b, options);
   }
@@ -84,10 +85,11 @@ std::optional<CastHit> cast_circle_toward_core(const CoreShape& shape_a, const P
 template <class CoreShape>
 std::optional<CastHit> cast_core_toward_circle(const Circle& a, const Transform& transform_a, const CoreShape& shape_b, const PolygonView& core,
                                                const Transform& transform_b, Vec2 translation_b, const CastOptions& options) {
-  const Vec2 turned = rotate(transform_a.rotation, a.center);
-  const Vec2 center = inverse_rotate(transform_b.rotation, (transform_a.position - transform_b.position) + turned);
+  Vec2 center;
+  Real placement;
+  detail::place_circle_center(a.center, transform_a, transform_b, center, placement);
   const Vec2 motion = -inverse_rotate(transform_b.rotation, translation_b);
-  const CircleMeeting meeting = meet_core(core, center, coordinate_magnitude(center) + coordinate_magnitude(turned), a.radius, motion, options);
+  const CircleMeeting meeting = meet_core(core, center, placement, a.radius, motion, options);
   if (meeting.kind == CircleMeeting::Kind::touching_at_start) {
     return detail::cast_from_touching(a, transform_a, shape_b, transform_b, translation_b, options);
   }

@@ -241,14 +241,13 @@ void collide_view_circle(const PolygonView& shape, Vec2 center, Real placement, 
 }
 
 /// Circle A against a polygon-like B, into `manifold`: world frame, normal from A to B, or from B
-/// to A when `normal_from_b`. The circle's centre is turned by A's rotation, added to the
-/// positions' difference and turned into B's frame: placing it rounds it by its magnitude there and
-/// by the turned centre's.
+/// to A when `normal_from_b`. The circle's centre is placed in B's frame by place_circle_center.
 void collide_circle_with(const Circle& a, const Transform& transform_a, const PolygonView& b, const Transform& transform_b,
                          const CollideOptions& options, bool normal_from_b, Manifold& manifold) {
-  const Vec2 turned = rotate(transform_a.rotation, a.center);
-  const Vec2 center = inverse_rotate(transform_b.rotation, (transform_a.position - transform_b.position) + turned);
-  collide_view_circle(b, center, coordinate_magnitude(center) + coordinate_magnitude(turned), a.radius, options, manifold);
+  Vec2 center;
+  Real placement;
+  detail::place_circle_center(a.center, transform_a, transform_b, center, placement);
+  collide_view_circle(b, center, placement, a.radius, options, manifold);
   if (manifold.point_count == 0) return;  // apart: nothing to turn or place
   if (!normal_from_b) manifold.normal = -manifold.normal;  // the view-to-circle normal runs from B
   detail::place_manifold(manifold, transform_b);

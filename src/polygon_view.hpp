@@ -11,6 +11,7 @@
 #include "collide2d/algorithms.hpp"
 #include "collide2d/manifold.hpp"
 #include "collide2d/shapes.hpp"
+#include "collide2d/tolerance.hpp"
 
 namespace collide2d::detail {
 
@@ -61,6 +62,18 @@ struct SegmentCore {
 
 inline PolygonView view_of(const Polygon& polygon) {
   return {polygon.vertices(), polygon.normals(), polygon.radius(), &polygon};
+}
+
+// A circle's centre (`local_center`, placed by `circle_transform`) in the frame `frame` places, as
+// the circle pairs place it: turned by the circle's own rotation, added to the positions'
+// difference (nothing the size of the positions is rounded), turned into the frame. `placement`
+// gets the magnitude of what placing it rounded: the centre's and the turned local centre's.
+// (Written to references: a returned pair made GCC pack it into one vector register on the
+// collide path, 13.5 -> 14.3 ns a polygon8-circle pair.)
+inline void place_circle_center(Vec2 local_center, const Transform& circle_transform, const Transform& frame, Vec2& center, Real& placement) {
+  const Vec2 turned = rotate(circle_transform.rotation, local_center);
+  center = inverse_rotate(frame.rotation, (circle_transform.position - frame.position) + turned);
+  placement = coordinate_magnitude(center) + coordinate_magnitude(turned);
 }
 
 // The point of a core (polygon, or two-vertex segment core) nearest a point, all in the core's frame.
