@@ -37,10 +37,15 @@ struct CircleMeeting {
   Vec2 center;       ///< the circle's centre at `time`
 };
 
-/// Steps 2 to 4 for a circle of radius `circle_radius` centred at `center` (the core's frame;
-/// `placement` is the magnitude of what placing it there rounded), moving by `motion` over the
-/// unit time.
-CircleMeeting meet_core(const PolygonView& core, Vec2 center, Real placement, Real circle_radius, Vec2 motion, const CastOptions& options) {
+/// Steps 1 to 4 for `circle` (placed by `circle_transform`) moving by `circle_motion` (world)
+/// relative to `core` (placed by `core_transform`), in the core's frame.
+CircleMeeting meet_core(const PolygonView& core, const Transform& core_transform, const Circle& circle, const Transform& circle_transform,
+                        Vec2 circle_motion, const CastOptions& options) {
+  Vec2 center;
+  Real placement;
+  detail::place_circle_center(circle.center, circle_transform, core_transform, center, placement);
+  const Vec2 motion = inverse_rotate(core_transform.rotation, circle_motion);
+  const Real circle_radius = circle.radius;
   const Real stop_distance = core.radius + circle_radius + options.target_separation;
   const Vec2 center_at_end = center + motion;
   const Real band = contact_tolerance(core.reach() + coordinate_magnitude(center) + coordinate_magnitude(center_at_end) + placement +
@@ -67,11 +72,7 @@ CircleMeeting meet_core(const PolygonView& core, Vec2 center, Real placement, Re
 template <class CoreShape>
 std::optional<CastHit> cast_circle_toward_core(const CoreShape& shape_a, const PolygonView& core, const Transform& transform_a, const Circle& b,
                                                const Transform& transform_b, Vec2 translation_b, const CastOptions& options) {
-  Vec2 center;
-  Real placement;
-  detail::place_circle_center(b.center, transform_b, transform_a, center, placement);
-  const Vec2 motion = inverse_rotate(transform_a.rotation, translation_b);
-  const CircleMeeting meeting = meet_core(core, center, placement, b.radius, motion, options);
+  const CircleMeeting meeting = meet_core(core, transform_a, b, transform_b, translation_b, options);
   if (meeting.kind == CircleMeeting::Kind::touching_at_start) {
     return detail::cast_from_touching(shape_a, transform_a, b, transform_b, translation_b, options);
   }
@@ -81,15 +82,11 @@ std::optional<CastHit> cast_circle_toward_core(const CoreShape& shape_a, const P
 }
 
 /// Circle A still, core B (the view of `shape_b`) moving by translation_b: the circle moves by
-/// -translation_b relative to B, in B's frame; the contact is placed where B is at that time.
+/// -translation_b relative to B; the contact is placed where B is at that time.
 template <class CoreShape>
 std::optional<CastHit> cast_core_toward_circle(const Circle& a, const Transform& transform_a, const CoreShape& shape_b, const PolygonView& core,
                                                const Transform& transform_b, Vec2 translation_b, const CastOptions& options) {
-  Vec2 center;
-  Real placement;
-  detail::place_circle_center(a.center, transform_a, transform_b, center, placement);
-  const Vec2 motion = -inverse_rotate(transform_b.rotation, translation_b);
-  const CircleMeeting meeting = meet_core(core, center, placement, a.radius, motion, options);
+  const CircleMeeting meeting = meet_core(core, transform_b, a, transform_a, -translation_b, options);
   if (meeting.kind == CircleMeeting::Kind::touching_at_start) {
     return detail::cast_from_touching(a, transform_a, shape_b, transform_b, translation_b, options);
   }
