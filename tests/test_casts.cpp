@@ -77,6 +77,30 @@ P unit(P a) {
 }
 P dp(Vec2 v) { return {static_cast<double>(v.x), static_cast<double>(v.y)}; }
 
+// Long-double geometry, for the oracles far from the origin in double (1e8), where double's own
+// round-off would be as large as the code's.
+using L = long double;
+struct LP {
+  L x = 0, y = 0;
+};
+LP operator+(LP a, LP b) { return {a.x + b.x, a.y + b.y}; }
+LP operator-(LP a, LP b) { return {a.x - b.x, a.y - b.y}; }
+LP operator*(L s, LP a) { return {s * a.x, s * a.y}; }
+L dot(LP a, LP b) { return a.x * b.x + a.y * b.y; }
+L norm(LP a) { return std::sqrt(dot(a, a)); }
+LP unit(LP a) { return (1 / norm(a)) * a; }
+L magnitude(LP a) { return std::abs(a.x) + std::abs(a.y); }  // |x| + |y|, what the tolerance model measures
+LP lp(Vec2 v) { return {static_cast<L>(v.x), static_cast<L>(v.y)}; }
+// The map a (Real) transform's rotation stands for, and its transpose, exactly in long double.
+LP turn(const Transform& t, LP v) {
+  const L c = t.rotation.cosine, s = t.rotation.sine;
+  return {c * v.x - s * v.y, s * v.x + c * v.y};
+}
+LP turn_back(const Transform& t, LP v) {
+  const L c = t.rotation.cosine, s = t.rotation.sine;
+  return {c * v.x + s * v.y, -s * v.x + c * v.y};
+}
+
 // A shape's core in world coordinates (double), with its rounding radius.
 struct Core {
   std::vector<P> v;  // 1 point (circle), 2 (segment, capsule) or >= 3 counter-clockwise (polygon)
@@ -1471,23 +1495,6 @@ TEST(ShapeCast, ACirclePassingABoxCornerAgainstTheClosedForm) {
 // touching band of the magnitudes in the frame the cast works in; cases within it are the
 // oracle's to skip, never the code's.
 TEST(ShapeCast, CirclesAgainstEveryCoreInClosedForm) {
-  using L = long double;
-  struct LP {
-    L x = 0, y = 0;
-  };
-  auto minus = [](LP a, LP b) { return LP{a.x - b.x, a.y - b.y}; };
-  auto ldot = [](LP a, LP b) { return a.x * b.x + a.y * b.y; };
-  auto lnorm = [](LP a) { return std::sqrt(a.x * a.x + a.y * a.y); };
-  auto lp = [](Vec2 v) { return LP{static_cast<L>(v.x), static_cast<L>(v.y)}; };
-  // The map a (Real) transform stands for, and its transpose, exactly in long double.
-  auto turn = [](const Transform& t, LP v) {
-    const L c = t.rotation.cosine, s = t.rotation.sine;
-    return LP{c * v.x - s * v.y, s * v.x + c * v.y};
-  };
-  auto turn_back = [](const Transform& t, LP v) {
-    const L c = t.rotation.cosine, s = t.rotation.sine;
-    return LP{c * v.x + s * v.y, -s * v.x + c * v.y};
-  };
   struct LongCore {
     std::vector<LP> vertices;  // local frame: 1 (a circle's centre), 2 (a segment) or a counter-clockwise polygon
     L radius = 0;
@@ -1496,25 +1503,25 @@ TEST(ShapeCast, CirclesAgainstEveryCoreInClosedForm) {
   // polygon), and the nearest core point when outside.
   auto core_distance = [&](const LongCore& core, LP p, LP* nearest) {
     auto to_segment = [&](LP a, LP b, LP* at) {
-      const LP e = minus(b, a);
-      const L ee = ldot(e, e);
-      L s = ee > 0 ? ldot(minus(p, a), e) / ee : 0;
+      const LP e = b - a;
+      const L ee = dot(e, e);
+      L s = ee > 0 ? dot(p - a, e) / ee : 0;
       s = std::clamp(s, L(0), L(1));
       *at = LP{a.x + s * e.x, a.y + s * e.y};
-      return lnorm(minus(p, *at));
+      return norm(p - *at);
     };
     const std::size_t n = core.vertices.size();
     if (n == 1) {
       *nearest = core.vertices[0];
-      return lnorm(minus(p, core.vertices[0]));
+      return norm(p - core.vertices[0]);
     }
     if (n == 2) return to_segment(core.vertices[0], core.vertices[1], nearest);
     L deepest = -std::numeric_limits<L>::infinity();
     for (std::size_t i = 0; i < n; ++i) {
       const LP a = core.vertices[i], b = core.vertices[(i + 1) % n];
-      const LP edge = minus(b, a);
-      const LP normal{edge.y / lnorm(edge), -edge.x / lnorm(edge)};
-      deepest = std::max(deepest, ldot(normal, minus(p, a)));
+      const LP edge = b - a;
+      const LP normal{edge.y / norm(edge), -edge.x / norm(edge)};
+      deepest = std::max(deepest, dot(normal, p - a));
     }
     if (deepest <= 0) {
       *nearest = p;
@@ -1588,7 +1595,6 @@ TEST(ShapeCast, CirclesAgainstEveryCoreInClosedForm) {
         }
         return std::min({gap(0), gap(upto), gap((low + high) / 2)});
       };
-      auto magnitude = [](LP v) { return std::abs(v.x) + std::abs(v.y); };
       // The documented band (docs/conventions.md) of the sizes, the moving centre's two ends and
       // what placing it rounded (its offset there and its turned local centre, as collide() counts
       // it), in the frame the cast works in: the core's; for two circles, the first one's, which is
@@ -1654,16 +1660,16 @@ TEST(ShapeCast, CirclesAgainstEveryCoreInClosedForm) {
         const LP centre = centre_at(time);
         const L distance = core_distance(core, centre, &nearest);
         const LP normal{(centre.x - nearest.x) / distance, (centre.y - nearest.y) / distance};
-        if (!roles_swapped) closing = -ldot(path, normal);
+        if (!roles_swapped) closing = -dot(path, normal);
         const L midway = core.radius + (distance - radii) / 2;
         const LP local_point{nearest.x + midway * normal.x, nearest.y + midway * normal.y};
         const L sign = roles_swapped ? -1 : 1, moved_back = roles_swapped ? time : 0;
         const LP world_normal = turn(core_pose, normal), world_offset = turn(core_pose, local_point);
         const LP world_point{world_offset.x + core_pose.position.x - moved_back * motion.x,
                              world_offset.y + core_pose.position.y - moved_back * motion.y};
-        EXPECT_LE(lnorm(LP{answer.normal.x - sign * world_normal.x, answer.normal.y - sign * world_normal.y}), normal_band)
+        EXPECT_LE(norm(LP{answer.normal.x - sign * world_normal.x, answer.normal.y - sign * world_normal.y}), normal_band)
             << "normal " << str(answer.normal);
-        EXPECT_LE(lnorm(minus(lp(answer.point), world_point)), point_band) << "point " << str(answer.point);
+        EXPECT_LE(norm(lp(answer.point) - world_point), point_band) << "point " << str(answer.point);
       }
       // The same time both ways, to what the band moves it at this closing speed.
       EXPECT_NEAR(static_cast<double>(swapped->time), static_cast<double>(hit->time),
@@ -1764,30 +1770,10 @@ TEST(Raycast, ASegmentOnTheRaysLineBehindItIsNotHit) {
 // the coordinates the cast uses there: a case within a factor 2 of the band's edge is too close to
 // call and is skipped.
 TEST(Raycast, PolygonRaysAtTheBandsEdgeNearAndFarFromTheOrigin) {
-  using L = long double;
-  struct Q {
-    L x = 0, y = 0;
-  };
-  auto q = [](Vec2 v) { return Q{static_cast<L>(v.x), static_cast<L>(v.y)}; };
-  auto sub = [](Q a, Q b) { return Q{a.x - b.x, a.y - b.y}; };
-  auto add = [](Q a, Q b) { return Q{a.x + b.x, a.y + b.y}; };
-  auto scale = [](L s, Q a) { return Q{s * a.x, s * a.y}; };
-  auto dotq = [](Q a, Q b) { return a.x * b.x + a.y * b.y; };
-  auto normq = [&](Q a) { return std::sqrt(dotq(a, a)); };
-  auto unitq = [&](Q a) { return scale(1 / normq(a), a); };
-  auto magnitude = [](Q a) { return std::abs(a.x) + std::abs(a.y); };
-  // Local to world and back with the transform's own rotation (c, s).
-  auto to_local = [&](const Transform& pose, Vec2 world) {
-    const Q d = sub(q(world), q(pose.position));
-    const L c = pose.rotation.cosine, s = pose.rotation.sine;
-    return Q{c * d.x + s * d.y, -s * d.x + c * d.y};
-  };
-  auto turn_back = [&](const Transform& pose, Vec2 world) {
-    const L c = pose.rotation.cosine, s = pose.rotation.sine;
-    return Q{c * world.x + s * world.y, -s * world.x + c * world.y};
-  };
-  auto world_of = [](const Transform& pose, Q local) { return transform_point(pose, Vec2{static_cast<Real>(local.x), static_cast<Real>(local.y)}); };
-  auto world_direction = [](const Transform& pose, Q local) { return rotate(pose.rotation, Vec2{static_cast<Real>(local.x), static_cast<Real>(local.y)}); };
+  // World to local with the transform's own rotation (the offset from the position first).
+  auto to_local = [&](const Transform& pose, Vec2 world) { return turn_back(pose, lp(world) - lp(pose.position)); };
+  auto world_of = [](const Transform& pose, LP local) { return transform_point(pose, Vec2{static_cast<Real>(local.x), static_cast<Real>(local.y)}); };
+  auto world_direction = [](const Transform& pose, LP local) { return rotate(pose.rotation, Vec2{static_cast<Real>(local.x), static_cast<Real>(local.y)}); };
 
   random_shapes::Generator gen(4411);
   const double far = kFloat ? 1e5 : 1e8;
@@ -1798,10 +1784,10 @@ TEST(Raycast, PolygonRaysAtTheBandsEdgeNearAndFarFromTheOrigin) {
     const Polygon polygon = is_box ? gen.box(size) : gen.polygon(size, 3, 8);
     const auto vertices = polygon.vertices();
     const int count = polygon.count();
-    std::vector<Q> normals;  // exact outward unit normals of the edges, from the vertices
+    std::vector<LP> normals;  // exact outward unit normals of the edges, from the vertices
     for (int i = 0; i < count; ++i) {
-      const Q along = sub(q(vertices[(i + 1) % count]), q(vertices[i]));
-      normals.push_back(unitq(Q{along.y, -along.x}));
+      const LP along = lp(vertices[(i + 1) % count]) - lp(vertices[i]);
+      normals.push_back(unit(LP{along.y, -along.x}));
     }
     const L reach = static_cast<L>(size_scale(polygon));
     for (const double offset : {0.0, 1e3, far}) {
@@ -1810,8 +1796,8 @@ TEST(Raycast, PolygonRaysAtTheBandsEdgeNearAndFarFromTheOrigin) {
                            turned ? Rot::from_angle(gen.angle()) : Rot{}};
       // One ray and what the oracle says of it.
       auto check = [&](const char* what, const Ray& ray, auto&& expect) {
-        const Q origin = to_local(pose, ray.origin), direction = turn_back(pose, ray.translation);
-        const Q end = add(origin, scale(static_cast<L>(ray.max_fraction), direction));
+        const LP origin = to_local(pose, ray.origin), direction = turn_back(pose, lp(ray.translation));
+        const LP end = origin + (static_cast<L>(ray.max_fraction) * direction);
         const L band = static_cast<L>(contact_tolerance(static_cast<Real>(reach + magnitude(origin) + magnitude(end))));
         const std::optional<RayHit> hit = raycast(polygon, pose, ray);
         const std::string problem = expect(origin, direction, band, hit);
@@ -1834,36 +1820,36 @@ TEST(Raycast, PolygonRaysAtTheBandsEdgeNearAndFarFromTheOrigin) {
       };
       // The least signed distance of the polygon's vertices beyond the ray's line on the side of
       // `outward` (positive: the line misses by that much; negative: it cuts that deep).
-      auto line_clearance = [&](Q origin, Q direction, Q outward) {
-        Q side = unitq(Q{-direction.y, direction.x});
-        if (dotq(side, outward) < 0) side = scale(-1, side);
+      auto line_clearance = [&](LP origin, LP direction, LP outward) {
+        LP side = unit(LP{-direction.y, direction.x});
+        if (dot(side, outward) < 0) side = -1 * side;
         L least = std::numeric_limits<L>::max();
-        for (int i = 0; i < count; ++i) least = std::min(least, dotq(side, sub(origin, q(vertices[i]))));
+        for (int i = 0; i < count; ++i) least = std::min(least, dot(side, origin - lp(vertices[i])));
         return least;
       };
       // A point's signed distance from the polygon's surface (negative inside), and the exact
       // entry fraction of a ray that cuts the polygon (Cyrus-Beck in long double).
-      auto edge_distance = [&](Q point, int i) {
-        const Q a = q(vertices[i]), edge_vector = sub(q(vertices[(i + 1) % count]), a);
-        const L t = std::clamp(dotq(sub(point, a), edge_vector) / dotq(edge_vector, edge_vector), L(0), L(1));
-        return normq(sub(point, add(a, scale(t, edge_vector))));
+      auto edge_distance = [&](LP point, int i) {
+        const LP a = lp(vertices[i]), edge_vector = lp(vertices[(i + 1) % count]) - a;
+        const L t = std::clamp(dot(point - a, edge_vector) / dot(edge_vector, edge_vector), L(0), L(1));
+        return norm(point - (a + (t * edge_vector)));
       };
-      auto surface_distance = [&](Q point) {
+      auto surface_distance = [&](LP point) {
         L deepest = -std::numeric_limits<L>::max();
-        for (int i = 0; i < count; ++i) deepest = std::max(deepest, dotq(normals[static_cast<std::size_t>(i)], sub(point, q(vertices[i]))));
+        for (int i = 0; i < count; ++i) deepest = std::max(deepest, dot(normals[static_cast<std::size_t>(i)], point - lp(vertices[i])));
         if (deepest <= 0) return deepest;
         L nearest = std::numeric_limits<L>::max();
         for (int i = 0; i < count; ++i) nearest = std::min(nearest, edge_distance(point, i));
         return nearest;
       };
-      auto exact_entry = [&](Q origin, Q direction) {
+      auto exact_entry = [&](LP origin, LP direction) {
         L lower = 0;
         int entering = -1;
         for (int i = 0; i < count; ++i) {
-          const Q n = normals[static_cast<std::size_t>(i)];
-          const L approach = dotq(n, direction);
-          if (approach < 0 && dotq(n, sub(q(vertices[i]), origin)) / approach > lower) {
-            lower = dotq(n, sub(q(vertices[i]), origin)) / approach;
+          const LP n = normals[static_cast<std::size_t>(i)];
+          const L approach = dot(n, direction);
+          if (approach < 0 && dot(n, lp(vertices[i]) - origin) / approach > lower) {
+            lower = dot(n, lp(vertices[i]) - origin) / approach;
             entering = i;
           }
         }
@@ -1876,20 +1862,20 @@ TEST(Raycast, PolygonRaysAtTheBandsEdgeNearAndFarFromTheOrigin) {
           //    (either edge's normal), a cut entering through the edge that faces the ray.
           const int vertex = gen.integer(0, count - 1);
           const int before = (vertex + count - 1) % count;
-          const Q outward = unitq(add(normals[static_cast<std::size_t>(vertex)], normals[static_cast<std::size_t>(before)]));
-          const Q across{-outward.y, outward.x};
+          const LP outward = unit(normals[static_cast<std::size_t>(vertex)] + normals[static_cast<std::size_t>(before)]);
+          const LP across{-outward.y, outward.x};
           const L length = 3 * reach;
           const L rough_band = static_cast<L>(contact_tolerance(static_cast<Real>(reach + 2 * (length + reach))));
-          const Q passing = add(q(vertices[vertex]), scale(depth * rough_band, outward));
-          const Ray graze{world_of(pose, sub(passing, scale(length, across))), world_direction(pose, scale(2 * length, across)), 1};
-          check("past a vertex", graze, [&](Q origin, Q direction, L band, const std::optional<RayHit>& hit) -> std::string {
+          const LP passing = lp(vertices[vertex]) + (depth * rough_band * outward);
+          const Ray graze{world_of(pose, passing - (length * across)), world_direction(pose, 2 * length * across), 1};
+          check("past a vertex", graze, [&](LP origin, LP direction, L band, const std::optional<RayHit>& hit) -> std::string {
             const L clearance = line_clearance(origin, direction, outward);
             if (clearance > 2 * band) return hit ? "hit beyond the band" : "";
             if (std::abs(clearance) < band / 2 || clearance < -2 * band) {
               if (!hit || hit->inside) return "no hit within the band or through the polygon: clearance " + std::to_string(double(clearance / band)) + " bands";
               // The hit lies on the surface, within the band, with the normal of an edge there; a
               // cut is hit at the exact entry.
-              const Q point = add(origin, scale(static_cast<L>(hit->fraction), direction));
+              const LP point = origin + (static_cast<L>(hit->fraction) * direction);
               if (std::abs(surface_distance(point)) > 4 * band)
                 return "hit " + std::to_string(double(surface_distance(point) / band)) + " bands from the surface";
               bool edge_there = false;
@@ -1897,8 +1883,8 @@ TEST(Raycast, PolygonRaysAtTheBandsEdgeNearAndFarFromTheOrigin) {
               if (!edge_there) return "not the normal of an edge at the hit";
               if (clearance < -2 * band) {
                 const auto [entry, entering] = exact_entry(origin, direction);
-                const L slope = std::abs(dotq(normals[static_cast<std::size_t>(entering)], unitq(direction)));
-                if (std::abs(static_cast<L>(hit->fraction) - entry) * normq(direction) > 4 * band / slope) return "hit off the exact entry";
+                const L slope = std::abs(dot(normals[static_cast<std::size_t>(entering)], unit(direction)));
+                if (std::abs(static_cast<L>(hit->fraction) - entry) * norm(direction) > 4 * band / slope) return "hit off the exact entry";
               }
               ++hits;
               return "";
@@ -1907,14 +1893,14 @@ TEST(Raycast, PolygonRaysAtTheBandsEdgeNearAndFarFromTheOrigin) {
           });
           // 2. Straight at an edge's middle, stopping short of it (or past it).
           const int edge = gen.integer(0, count - 1);
-          const Q normal = normals[static_cast<std::size_t>(edge)];
-          const Q middle = scale(L(0.5), add(q(vertices[edge]), q(vertices[(edge + 1) % count])));
-          const Q tilt = unitq(add(scale(-1, normal), scale(static_cast<L>(gen.uniform(-1, 1)), Q{-normal.y, normal.x})));
-          const Q stop = add(middle, scale(depth * rough_band, normal));
-          const Ray short_ray{world_of(pose, sub(stop, scale(length, tilt))), world_direction(pose, scale(length, tilt)), 1};
-          check("stopping short of an edge", short_ray, [&](Q origin, Q direction, L band, const std::optional<RayHit>& hit) -> std::string {
-            const L short_by = dotq(normal, sub(add(origin, direction), middle));
-            const L entry = dotq(normal, sub(middle, origin)) / dotq(normal, direction);  // exact crossing of the edge's line
+          const LP normal = normals[static_cast<std::size_t>(edge)];
+          const LP middle = L(0.5) * (lp(vertices[edge]) + lp(vertices[(edge + 1) % count]));
+          const LP tilt = unit(-1 * normal + static_cast<L>(gen.uniform(-1, 1)) * LP{-normal.y, normal.x});
+          const LP stop = middle + (depth * rough_band * normal);
+          const Ray short_ray{world_of(pose, stop - (length * tilt)), world_direction(pose, length * tilt), 1};
+          check("stopping short of an edge", short_ray, [&](LP origin, LP direction, L band, const std::optional<RayHit>& hit) -> std::string {
+            const L short_by = dot(normal, (origin + direction) - middle);
+            const L entry = dot(normal, middle - origin) / dot(normal, direction);  // exact crossing of the edge's line
             if (short_by > 2 * band) {
               if (hit) return "hit though the ray ends beyond the band";
               ++misses;
@@ -1922,7 +1908,7 @@ TEST(Raycast, PolygonRaysAtTheBandsEdgeNearAndFarFromTheOrigin) {
             }
             if (std::abs(short_by) < band / 2 || short_by < -2 * band) {
               if (!hit || hit->inside || !normal_is(*hit, edge)) return "no hit on the edge";
-              if (std::abs(static_cast<L>(hit->fraction) - std::min(entry, L(1))) * normq(direction) > 4 * band / std::abs(dotq(normal, unitq(direction))))
+              if (std::abs(static_cast<L>(hit->fraction) - std::min(entry, L(1))) * norm(direction) > 4 * band / std::abs(dot(normal, unit(direction))))
                 return "hit fraction off the edge's crossing";
               ++hits;
               return "";
@@ -1930,12 +1916,12 @@ TEST(Raycast, PolygonRaysAtTheBandsEdgeNearAndFarFromTheOrigin) {
             return "skip";
           });
           // 3. From near an edge's middle, heading in and heading out.
-          const Q start = add(middle, scale(depth * rough_band, normal));
+          const LP start = middle + (depth * rough_band * normal);
           for (const L heading : {L(1), L(-1)}) {
-            const Ray from_surface{world_of(pose, start), world_direction(pose, scale(heading * length, tilt)), 1};
+            const Ray from_surface{world_of(pose, start), world_direction(pose, heading * length * tilt), 1};
             check(heading > 0 ? "from the surface, heading in" : "from the surface, heading out", from_surface,
-                  [&](Q origin, Q direction, L band, const std::optional<RayHit>& hit) -> std::string {
-                    const L height = dotq(normal, sub(origin, middle));
+                  [&](LP origin, LP direction, L band, const std::optional<RayHit>& hit) -> std::string {
+                    const L height = dot(normal, origin - middle);
                     ++starts;
                     if (height < -2 * band) return hit && hit->inside && hit->fraction == 0 && hit->normal == Vec2{} ? "" : "not inside";
                     if (std::abs(height) < band / 2) {
@@ -1945,8 +1931,8 @@ TEST(Raycast, PolygonRaysAtTheBandsEdgeNearAndFarFromTheOrigin) {
                     if (height > 2 * band) {
                       if (heading < 0) return hit ? "hit heading away from outside" : "";
                       if (!hit || hit->inside || !normal_is(*hit, edge)) return "no hit on the edge";
-                      const L entry = dotq(normal, sub(middle, origin)) / dotq(normal, direction);
-                      return std::abs(static_cast<L>(hit->fraction) - entry) * normq(direction) <= 4 * band / std::abs(dotq(normal, unitq(direction)))
+                      const L entry = dot(normal, middle - origin) / dot(normal, direction);
+                      return std::abs(static_cast<L>(hit->fraction) - entry) * norm(direction) <= 4 * band / std::abs(dot(normal, unit(direction)))
                                  ? ""
                                  : "hit fraction off the edge's crossing";
                     }
@@ -1954,10 +1940,10 @@ TEST(Raycast, PolygonRaysAtTheBandsEdgeNearAndFarFromTheOrigin) {
                   });
           }
           // 4. Along an edge's line, beside it (exactly parallel when the pose is unturned).
-          const Q edge_along = unitq(sub(q(vertices[(edge + 1) % count]), q(vertices[edge])));
-          const Q beside = add(middle, scale(depth * rough_band, normal));
-          const Ray along{world_of(pose, sub(beside, scale(length, edge_along))), world_direction(pose, scale(2 * length, edge_along)), 1};
-          check("along an edge", along, [&](Q origin, Q direction, L band, const std::optional<RayHit>& hit) -> std::string {
+          const LP edge_along = unit(lp(vertices[(edge + 1) % count]) - lp(vertices[edge]));
+          const LP beside = middle + (depth * rough_band * normal);
+          const Ray along{world_of(pose, beside - (length * edge_along)), world_direction(pose, 2 * length * edge_along), 1};
+          check("along an edge", along, [&](LP origin, LP direction, L band, const std::optional<RayHit>& hit) -> std::string {
             const L clearance = line_clearance(origin, direction, normal);
             if (clearance > 2 * band) return hit ? "hit beside the edge beyond the band" : "";
             if (std::abs(clearance) < band / 2 || clearance < -2 * band) return hit && !hit->inside ? "" : "no hit along or through the edge";
