@@ -89,10 +89,8 @@ inline Real reach_about(const Polygon& shape, Vec2 center) {
   return farthest + shape.radius();
 }
 inline Real reach_about(const Circle& shape, Vec2 center) { return length(shape.center - center) + shape.radius; }
-inline Real reach_about(const Capsule& shape, Vec2 center) {
-  return std::max(length(shape.a - center), length(shape.b - center)) + shape.radius;
-}
 inline Real reach_about(const Segment& shape, Vec2 center) { return std::max(length(shape.a - center), length(shape.b - center)); }
+inline Real reach_about(const Capsule& shape, Vec2 center) { return reach_about(Segment{shape.a, shape.b}, center) + shape.radius; }
 
 /// How two shapes move over a cast's unit time interval, as advance() bounds it: each turns about
 /// its rotation centre at a constant rate while the centre travels at a constant velocity.
