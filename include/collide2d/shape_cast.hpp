@@ -452,17 +452,16 @@ std::optional<CastHit> gjk_ray_cast(const A& a, const Transform& transform_a, co
     return place_contact(hit, time, transform_a, normal, point_a, point_b, radius_a, radius_b);
   };
   for (;;) {
-    const Vec2 closest = reduce_simplex(simplex, weights);
+    reduce_simplex(simplex, weights);
     const Real band = simplex_tolerance(simplex, b_to_a, radii);
-    const Real closest_squared = length_squared(closest);
-    if (simplex.count == 3 || closest_squared <= band * band) {  // the cores touch: EPA gives the normal
+    // Lengths along the search direction are compared scaled by its length, as gjk() does, so the
+    // loop divides only for the step.
+    const SearchDirection toward = simplex.count == 3 ? SearchDirection{} : direction_to_simplex(simplex);
+    if (simplex.count == 3 || toward.within(band)) {  // the cores touch: EPA gives the normal
       if (time == 0) return touching_at_start();
       const EpaResult expansion = epa(a, b, b_to_a, simplex);
       return place_contact(hit, time, transform_a, expansion.normal, expansion.point_a, expansion.point_b, radius_a, radius_b);
     }
-    // Lengths along the search direction are compared scaled by its length, as gjk() does, so the
-    // loop divides only for the step.
-    const SearchDirection toward = direction_to_simplex(simplex, closest, closest_squared);
     MinkowskiVertex& next = simplex.vertices[simplex.count];
     minkowski_support(a, b, b_to_a, -toward.search, next);
     ++refinements;

@@ -77,41 +77,83 @@ inline Real simplex_tolerance(const Simplex& simplex, const Transform& b_to_a, R
   return contact_tolerance(magnitude + radii);
 }
 
-/// Reduces `simplex` to the sub-simplex whose Voronoi region holds the origin and returns the
-/// closest point to the origin, with the barycentric weight of each remaining vertex.
-inline Vec2 reduce_simplex(Simplex& simplex, std::array<Real, 3>& weights) {
+/// Reduces a two-vertex `simplex` to the sub-simplex whose Voronoi region holds the origin (an
+/// end, or the whole segment), with the barycentric weight of each remaining vertex.
+inline void reduce_segment(Simplex& simplex, std::array<Real, 3>& weights) {
+  const Vec2 w1 = simplex.vertices[0].point, w2 = simplex.vertices[1].point;
+  // The weight of w1 is the origin's projection measured from w2, and vice versa.
+  const Vec2 e12 = w2 - w1;
+  const Real d12_1 = dot(w2, e12), d12_2 = -dot(w1, e12);
+  if (d12_2 <= 0) {
+    simplex.count = 1;
+    weights = {1, 0, 0};
+  } else if (d12_1 <= 0) {
+    simplex.vertices[0] = simplex.vertices[1];
+    simplex.count = 1;
+    weights = {1, 0, 0};
+  } else {
+    const Real total = d12_1 + d12_2;
+    weights = {d12_1 / total, d12_2 / total, 0};
+  }
+}
+
+/// The point of `simplex` its barycentric `weights` give: the closest point to the origin, after
+/// reduce_simplex.
+inline Vec2 weighted_point(const Simplex& simplex, const std::array<Real, 3>& weights) {
+  Vec2 point;
+  for (int i = 0; i < simplex.count; ++i) point += weights[i] * simplex.vertices[i].point;
+  return point;
+}
+
+/// A collinear triangle (zero area): reduced to the nearest of its three edges' closest points.
+/// Out of line: it is rare, and it would keep reduce_simplex from being inlined.
+[[gnu::noinline]] inline void reduce_collinear_triangle(Simplex& simplex, std::array<Real, 3>& weights) {
+  Real best_distance = -1;
+  const Simplex triangle = simplex;
+  const int edges[3][2] = {{0, 1}, {0, 2}, {1, 2}};
+  for (const auto& edge : edges) {
+    Simplex candidate;
+    candidate.vertices = {triangle.vertices[edge[0]], triangle.vertices[edge[1]], {}};
+    candidate.count = 2;
+    std::array<Real, 3> candidate_weights{};
+    reduce_segment(candidate, candidate_weights);
+    const Real candidate_distance = length_squared(weighted_point(candidate, candidate_weights));
+    if (best_distance < 0 || candidate_distance < best_distance) {
+      best_distance = candidate_distance;
+      simplex = candidate;
+      weights = candidate_weights;
+    }
+  }
+}
+
+/// Reduces `simplex` to the sub-simplex whose Voronoi region holds the origin, with the
+/// barycentric weight of each remaining vertex (weighted_point gives the closest point to the
+/// origin; GJK's loop needs only the sub-simplex, and asks for the point at the end).
+inline void reduce_simplex(Simplex& simplex, std::array<Real, 3>& weights) {
   // The kept vertices move to the front, only those not already there (a vertex just added by the
   // support search is still being written, and copying it whole waits for those stores).
   auto keep_vertex = [&](int index) {
     if (index != 0) simplex.vertices[0] = simplex.vertices[index];
     simplex.count = 1;
     weights = {1, 0, 0};
-    return simplex.vertices[0].point;
   };
   auto keep_edge = [&](int first, int second, Real weight_first, Real weight_second) {  // first < second
     if (first != 0) simplex.vertices[0] = simplex.vertices[first];
     if (second != 1) simplex.vertices[1] = simplex.vertices[second];
     simplex.count = 2;
-    Real total = weight_first + weight_second;
+    const Real total = weight_first + weight_second;
     weights = {weight_first / total, weight_second / total, 0};
-    return weights[0] * simplex.vertices[0].point + weights[1] * simplex.vertices[1].point;
   };
-  const Vec2 w1 = simplex.vertices[0].point;
   if (simplex.count == 1) {
     weights = {1, 0, 0};
-    return w1;
+    return;
   }
-  const Vec2 w2 = simplex.vertices[1].point;
-  // Edge 12: the weight of w1 is the origin's projection measured from w2, and vice versa.
-  const Vec2 e12 = w2 - w1;
+  if (simplex.count == 2) return reduce_segment(simplex, weights);
+  const Vec2 w1 = simplex.vertices[0].point, w2 = simplex.vertices[1].point, w3 = simplex.vertices[2].point;
+  // Each edge's weights: that of its first end is the origin's projection measured from its
+  // second, and vice versa.
+  const Vec2 e12 = w2 - w1, e13 = w3 - w1, e23 = w3 - w2;
   const Real d12_1 = dot(w2, e12), d12_2 = -dot(w1, e12);
-  if (simplex.count == 2) {
-    if (d12_2 <= 0) return keep_vertex(0);
-    if (d12_1 <= 0) return keep_vertex(1);
-    return keep_edge(0, 1, d12_1, d12_2);
-  }
-  const Vec2 w3 = simplex.vertices[2].point;
-  const Vec2 e13 = w3 - w1, e23 = w3 - w2;
   const Real d13_1 = dot(w3, e13), d13_2 = -dot(w1, e13);
   const Real d23_1 = dot(w3, e23), d23_2 = -dot(w2, e23);
   const Real signed_area = cross(e12, e13);
@@ -127,45 +169,29 @@ inline Vec2 reduce_simplex(Simplex& simplex, std::array<Real, 3>& weights) {
   if (d12_1 <= 0 && d23_2 <= 0) return keep_vertex(1);
   if (d13_1 <= 0 && d23_1 <= 0) return keep_vertex(2);
   if (d23_1 > 0 && d23_2 > 0 && d123_1 <= 0) return keep_edge(1, 2, d23_1, d23_2);
-  if (signed_area == 0) {  // collinear triangle: the nearest of its three edges' closest points
-    std::array<Real, 3> best_weights{};
-    Simplex best = simplex;
-    Real best_distance = -1;
-    const int edges[3][2] = {{0, 1}, {0, 2}, {1, 2}};
-    for (const auto& edge : edges) {
-      Simplex candidate;
-      candidate.vertices = {simplex.vertices[edge[0]], simplex.vertices[edge[1]], {}};
-      candidate.count = 2;
-      std::array<Real, 3> candidate_weights{};
-      Real candidate_distance = length_squared(reduce_simplex(candidate, candidate_weights));
-      if (best_distance < 0 || candidate_distance < best_distance) {
-        best_distance = candidate_distance;
-        best = candidate;
-        best_weights = candidate_weights;
-      }
-    }
-    simplex = best;
-    weights = best_weights;
-    Vec2 closest;
-    for (int i = 0; i < simplex.count; ++i) closest += weights[i] * simplex.vertices[i].point;
-    return closest;
-  }
+  if (signed_area == 0) return reduce_collinear_triangle(simplex, weights);
   const Real total = d123_1 + d123_2 + d123_3;
-  weights = {d123_1 / total, d123_2 / total, d123_3 / total};
-  return Vec2{};  // the origin is inside the triangle
+  weights = {d123_1 / total, d123_2 / total, d123_3 / total};  // the origin is inside the triangle
 }
 
-/// The direction from the origin toward a simplex that does not hold it (GJK's next search is
-/// along -search), and the simplex's distance along it scaled by the direction's length: what
-/// GJK's loop compares needs neither a root nor a division, which would sit on its chain of
-/// dependent steps; unit_and_distance() takes them once, for the answer.
+/// The direction from the origin toward a reduced simplex of one or two vertices (GJK's next
+/// search is along -search), and the simplex's distance along it scaled by the direction's length:
+/// what GJK's loop compares needs neither a root nor a division, which would sit on its chain of
+/// dependent steps; unit_and_distance() takes them once, for the answer. Taken from the vertices
+/// themselves, not from the closest point (whose weights take divisions). For a segment the
+/// direction is the edge's perpendicular: the closest point comes out of a cancellation with
+/// error ~ eps * |vertices|, which turns its direction by that error over its length when the
+/// segment passes near the origin, and a turned search direction can return a simplex vertex
+/// again and stop GJK far from the true distance.
 struct SearchDirection {
-  Vec2 search;             ///< toward the simplex, any length
+  Vec2 search;             ///< toward the simplex, any length (zero: the origin lies on the segment)
   Real scaled_distance;    ///< the simplex's distance from the origin times |search|
-  bool along_edge_normal;  ///< `search` is the simplex edge's perpendicular (else the closest point itself)
+  bool along_edge_normal;  ///< `search` is the simplex edge's perpendicular (else the vertex itself)
 
   /// |search|.
   Real length() const { return std::sqrt(along_edge_normal ? length_squared(search) : scaled_distance); }
+  /// True when the simplex passes within `band` of the origin: its distance is at most the band.
+  bool within(Real band) const { return along_edge_normal ? scaled_distance <= band * length() : scaled_distance <= band * band; }
   /// The unit direction toward the simplex and the simplex's distance along it.
   void unit_and_distance(const Simplex& simplex, Vec2& unit, Real& distance) const {
     if (along_edge_normal) {
@@ -178,23 +204,15 @@ struct SearchDirection {
   }
 };
 
-/// The search direction toward `closest`, reduce_simplex's answer (its squared length given,
-/// above zero). For a segment the direction is the edge's perpendicular: `closest` comes out of a
-/// cancellation with error ~ eps * |vertices|, which turns its direction by that error over its
-/// length when the segment passes near the origin, and a turned search direction can return a
-/// simplex vertex again and stop GJK far from the true distance.
-inline SearchDirection direction_to_simplex(const Simplex& simplex, Vec2 closest, Real closest_squared) {
-  SearchDirection toward{closest, closest_squared, false};
-  if (simplex.count == 2) {
-    const Vec2 first = simplex.vertices[0].point, edge = simplex.vertices[1].point - first;
-    const Real side = cross(edge, first);
-    if (side != 0) {
-      toward.search = side > 0 ? left_perpendicular(edge) : right_perpendicular(edge);
-      toward.scaled_distance = dot(toward.search, first);
-      toward.along_edge_normal = true;
-    }
-  }
-  return toward;
+/// The search direction toward a reduced simplex of one or two vertices.
+inline SearchDirection direction_to_simplex(const Simplex& simplex) {
+  const Vec2 first = simplex.vertices[0].point;
+  if (simplex.count == 1) return {first, length_squared(first), false};
+  const Vec2 edge = simplex.vertices[1].point - first;
+  const Real side = cross(edge, first);
+  if (side == 0) return {{}, 0, true};  // the origin lies on the segment
+  const Vec2 search = side > 0 ? left_perpendicular(edge) : right_perpendicular(edge);
+  return {search, dot(search, first), true};
 }
 
 }  // namespace detail
@@ -221,20 +239,22 @@ GjkResult gjk(const A& a, const B& b, const Transform& b_to_a, const GjkOptions&
   }
 
   std::array<Real, 3> weights{};
-  Vec2 closest;
   detail::SearchDirection toward{};  // toward the simplex the loop ended with
-  Vec2 direction;            // unit vector from the origin toward `closest`, for the answer
+  Vec2 direction;            // unit vector from the origin toward the simplex, for the answer
   Real closest_length = 0;   // distance from the origin to the simplex, for the answer
   for (;;) {
-    closest = detail::reduce_simplex(simplex, weights);
+    detail::reduce_simplex(simplex, weights);
     if (options.trace != nullptr) options.trace->push_back(simplex);
     result.tolerance = detail::simplex_tolerance(simplex, b_to_a, radii);  // the features the answer comes from
-    const Real closest_squared = length_squared(closest);
-    if (simplex.count == 3 || closest_squared <= result.tolerance * result.tolerance) {
+    if (simplex.count == 3) {
       result.overlapping = true;
       break;
     }
-    toward = detail::direction_to_simplex(simplex, closest, closest_squared);
+    toward = detail::direction_to_simplex(simplex);
+    if (toward.within(result.tolerance)) {
+      result.overlapping = true;
+      break;
+    }
     if (result.iterations >= options.max_iterations) {
       result.status = IterationStatus::iteration_cap;
       break;
