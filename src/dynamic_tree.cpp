@@ -125,17 +125,15 @@ class DynamicTree final : public BroadPhase {
     // Queries stay in the cache in a small tree, so they beat the rebuild until half the leaves
     // are marked; in a large one every query misses it, and the rebuild wins beyond an eighth.
     const std::size_t rebuild_share = count_ <= small_tree_leaves ? 2 : 8;
+    pairs.clear();
     if (rebuild_share * refattened_list_.size() > static_cast<std::size_t>(count_)) {
       rebuild_fat_pairs();
+      for (const auto& pair : fat_pairs_) keep_if_tight_boxes_overlap(pair, pairs);
     } else {
-      update_fat_pairs();
+      update_fat_pairs(pairs);
     }
     for (const int proxy : refattened_list_) refattened_[index(proxy)] = 0;
     refattened_list_.clear();
-    pairs.clear();
-    for (const auto& [first, second] : fat_pairs_) {
-      if (tight_of_proxy_[index(first)].overlaps(tight_of_proxy_[index(second)])) pairs.emplace_back(first, second);
-    }
   }
 
   void query(const Aabb& region, std::vector<int>& proxies) const override {
@@ -279,13 +277,18 @@ class DynamicTree final : public BroadPhase {
     sorter_.sort(fat_pairs_, ids_.bound());
   }
 
-  /// fat_pairs_ brought up to date: the marked proxies lose their pairs, and each one still
-  /// present is queried for the leaves its new fat box overlaps (a pair of two marked proxies is
-  /// kept from the smaller one's query only). The new pairs are sorted and merged in.
-  void update_fat_pairs() {
-    if (refattened_list_.empty()) return;
+  /// Appends `pair` (of fat boxes that overlap) to `pairs` when its tight boxes overlap too.
+  void keep_if_tight_boxes_overlap(const std::pair<int, int>& pair, std::vector<std::pair<int, int>>& pairs) const {
+    if (tight_of_proxy_[index(pair.first)].overlaps(tight_of_proxy_[index(pair.second)])) pairs.push_back(pair);
+  }
+
+  /// fat_pairs_ brought up to date, and `pairs` (empty) given those whose tight boxes overlap: the
+  /// marked proxies lose their pairs, and each one still present is queried for the leaves its new
+  /// fat box overlaps (a pair of two marked proxies is kept from the smaller one's query only).
+  /// The new pairs are sorted, then one pass merges them with the old pairs that stay (skipping
+  /// those of marked proxies) and filters the result by the tight boxes.
+  void update_fat_pairs(std::vector<std::pair<int, int>>& pairs) {
     const auto marked = [&](int proxy) { return refattened_[index(proxy)] != 0; };
-    std::erase_if(fat_pairs_, [&](const std::pair<int, int>& pair) { return marked(pair.first) || marked(pair.second); });
     new_pairs_.clear();
     std::vector<int>& pending = query_stack_;
     for (const int proxy : refattened_list_) {
@@ -305,8 +308,19 @@ class DynamicTree final : public BroadPhase {
       }
     }
     sorter_.sort(new_pairs_, ids_.bound());
-    merged_pairs_.resize(fat_pairs_.size() + new_pairs_.size());
-    std::merge(fat_pairs_.begin(), fat_pairs_.end(), new_pairs_.begin(), new_pairs_.end(), merged_pairs_.begin());
+    merged_pairs_.clear();
+    merged_pairs_.reserve(fat_pairs_.size() + new_pairs_.size());
+    auto keep = [&](const std::pair<int, int>& pair) {
+      merged_pairs_.push_back(pair);
+      keep_if_tight_boxes_overlap(pair, pairs);
+    };
+    auto fresh = new_pairs_.begin();
+    for (const auto& pair : fat_pairs_) {
+      if (marked(pair.first) || marked(pair.second)) continue;
+      for (; fresh != new_pairs_.end() && *fresh < pair; ++fresh) keep(*fresh);
+      keep(pair);
+    }
+    for (; fresh != new_pairs_.end(); ++fresh) keep(*fresh);
     fat_pairs_.swap(merged_pairs_);
   }
 
