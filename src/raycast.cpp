@@ -280,13 +280,15 @@ std::optional<RayHit> cast_rounded_core(const detail::PolygonView& core, const T
 std::optional<RayHit> raycast(const Circle& shape, const Transform& transform, const Ray& ray) {
   // From the circle's centre in the world's orientation: the centre is turned once by the shape's
   // rotation, the ray's origin offset from the position first (nothing the size of the positions
-  // is rounded) and nothing is turned back. The band is that of the offset, the ray's far end, the
-  // turned centre and the radius (no root). The origin is classified by its squared distance from
-  // the centre: beyond the radius plus the band it is outside and the cast runs at once; only one
-  // nearer takes a root, for its signed distance from the surface and the surface normal there.
+  // is rounded) and nothing is turned back. The band only classifies the origin, so it is that of
+  // what the origin's distance from the centre is computed from: the offset, the turned centre and
+  // the radius (no root; not the ray's far end, which the classification never uses). The origin
+  // is classified by its squared distance from the centre: beyond the radius plus the band it is
+  // outside and the cast runs at once; only one nearer takes a root, for its signed distance from
+  // the surface and the surface normal there.
   const Vec2 turned = rotate(transform.rotation, shape.center);
   const Vec2 from_center = (ray.origin - transform.position) - turned;
-  const Real tolerance = ray_tolerance(shape.radius + coordinate_magnitude(turned), from_center, ray.translation, ray.max_fraction);
+  const Real tolerance = contact_tolerance(shape.radius + coordinate_magnitude(turned) + coordinate_magnitude(from_center));
   const Real outside_beyond = shape.radius + tolerance;
   if (length_squared(from_center) <= outside_beyond * outside_beyond) {
     const Real center_distance = length(from_center);

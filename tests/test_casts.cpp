@@ -550,6 +550,71 @@ TEST(Raycast, CircleOriginOnTheSurfaceAndFarAway) {
   EXPECT_FALSE(raycast(point, at(0, 0), Ray{{-1, R(2.01)}, {4, 0}, 1}).has_value());
 }
 
+// The circle's touching band classifies the ray's origin only, so it is that of what the origin's
+// distance from the centre is computed from (docs/conventions.md): the radius, the turned centre
+// and the origin's offset from the centre, not the ray's far end. Origins half a band and three
+// bands from the surface, with a ray a thousand times the circle's size, whose far end would widen
+// the band more than a hundredfold: a half band out (or in) is on the surface, three bands out is
+// outside and hit three bands along, three bands in is inside. Near the origin and far from it
+// (1e5 in float, 1e8 in double); the origin lies on the coordinates' grid there and the radius is
+// chosen to put the surface where each case needs it, from the exact geometry (long double).
+TEST(Raycast, CircleBandIsThatOfTheOriginsClassification) {
+  const double far = kFloat ? 1e5 : 1e8;
+  const Vec2 local_center{1, 2};
+  const L epsilon = static_cast<L>(real_epsilon);
+  int checked = 0;
+  for (const double offset : {0.0, far}) {
+    const Transform pose = at(offset, -offset, 0.7);
+    for (const Vec2 from_position : {Vec2{4, R(0.5)}, Vec2{-3, R(2.25)}, Vec2{R(0.75), -4}}) {
+      const Vec2 origin = pose.position + from_position;  // exact: the grid holds these sums
+      const LP turned = turn(pose, lp(local_center));
+      const LP from_center = lp(origin) - lp(pose.position) - turned;
+      const L center_distance = norm(from_center);
+      const LP outward = unit(from_center);
+      // The documented band: contact_tolerance of the radius (about center_distance here), the
+      // turned centre and the offset.
+      const L band = 16 * epsilon * (center_distance + magnitude(turned) + magnitude(from_center));
+      for (const double bands_outside : {-3.0, -0.5, 0.5, 3.0}) {
+        const Real radius = static_cast<Real>(center_distance - static_cast<L>(bands_outside) * band);
+        const Shape shape = circle(radius, local_center);
+        const L outside = center_distance - static_cast<L>(radius);  // the origin's exact distance outside the surface
+        ASSERT_NEAR(static_cast<double>(outside / band), bands_outside, 0.05);
+        for (const double heading : {-1.0, 1.0}) {  // -1: toward the centre
+          SCOPED_TRACE("offset " + std::to_string(offset) + " origin " + str(from_position) + " bands outside " +
+                       std::to_string(bands_outside) + " heading " + std::to_string(heading));
+          const Vec2 translation{static_cast<Real>(heading * 1000 * outward.x), static_cast<Real>(heading * 1000 * outward.y)};
+          const std::optional<RayHit> hit = raycast(shape, pose, Ray{origin, translation, 1});
+          ++checked;
+          if (bands_outside < -1) {  // inside: a hit at 0, flagged, whichever way the ray goes
+            ASSERT_TRUE(hit.has_value());
+            EXPECT_EQ(hit->fraction, 0);
+            EXPECT_TRUE(hit->inside);
+            EXPECT_EQ(hit->point, origin);
+          } else if (heading > 0) {  // leaving from the surface, or heading away from outside: nothing ahead
+            EXPECT_FALSE(hit.has_value());
+          } else if (bands_outside < 1) {  // on the surface, heading in: a hit at 0 with the surface normal there
+            ASSERT_TRUE(hit.has_value());
+            EXPECT_EQ(hit->fraction, 0);
+            EXPECT_FALSE(hit->inside);
+            EXPECT_EQ(hit->point, origin);
+            EXPECT_LE(dist(hit->normal, {static_cast<Real>(outward.x), static_cast<Real>(outward.y)}), kFloat ? 1e-5 : 1e-12);
+          } else {  // outside: hit where the surface is, three bands along the ray
+            ASSERT_TRUE(hit.has_value());
+            EXPECT_FALSE(hit->inside);
+            EXPECT_GT(hit->fraction, 0);
+            EXPECT_NEAR(static_cast<double>(static_cast<L>(hit->fraction) * 1000 / band), 3.0, 1.0);
+            EXPECT_LE(dist(hit->normal, {static_cast<Real>(outward.x), static_cast<Real>(outward.y)}), kFloat ? 1e-5 : 1e-12);
+            // The point lies on the surface to the round-off of placing it (its coordinates' size).
+            const L point_outside = norm(lp(hit->point) - lp(pose.position) - turned) - static_cast<L>(radius);
+            EXPECT_LE(static_cast<double>(std::abs(point_outside)), static_cast<double>(2 * band + 4 * epsilon * (offset + 8)));
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(checked, 2 * 3 * 4 * 2);
+}
+
 TEST(Raycast, RandomRaysAgainstBruteForce) {
   random_shapes::Generator gen(4001);
   random_shapes::Check fraction_check("hit fraction within the band", 1);
