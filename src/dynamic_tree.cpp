@@ -43,6 +43,7 @@
 #include <cassert>
 
 #include "broad_phase_internal.hpp"
+#include "prefetch.hpp"
 
 namespace collide2d::detail {
 namespace {
@@ -300,6 +301,7 @@ class DynamicTree final : public BroadPhase {
         pending.pop_back();
         if (!node.fat.overlaps(fat)) continue;
         if (!node.is_leaf()) {
+          detail::prefetch(nodes_[index(node.first)]);  // visited after the second child's subtree
           pending.push_back(node.first);
           pending.push_back(node.second);
         } else if (node.proxy != proxy && (!marked(node.proxy) || proxy < node.proxy)) {
