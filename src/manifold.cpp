@@ -263,7 +263,7 @@ void collide_circles(const Circle& a, const Transform& transform_a, const Circle
   const CirclePair pair = circle_pair(a.center, transform_a, b.center, transform_b, a.radius + b.radius);
   const Real reach = a.radius + b.radius + options.speculative_distance + pair.tolerance;
   if (reach < 0 || length_squared(pair.offset) > reach * reach) return;
-  const Real center_distance = length(pair.offset);
+  const Real center_distance = length_in_real(pair.offset);
   const Vec2 normal = pair.normal(center_distance, transform_a);
   closest_point_contact(pair.turned_a, pair.turned_a + pair.offset, normal, center_distance, a.radius, b.radius,
                         feature_id(ContactKind::circle, 0, 0, 0, false), manifold);

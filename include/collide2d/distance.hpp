@@ -37,7 +37,7 @@ template <ConvexSupport A, ConvexSupport B>
   if constexpr (std::is_same_v<A, Circle> && std::is_same_v<B, Circle>) {
     const CirclePair pair = circle_pair(a.center, transform_a, b.center, transform_b, radius_a + radius_b);
     if (options.cache != nullptr) *options.cache = {{a.center}, {b.center}, 1};
-    const Real between = length(pair.offset);
+    const Real between = length_in_real(pair.offset);
     if (between <= radius_a + radius_b + pair.tolerance) {
       result.overlapping = true;
       result.point_a = result.point_b = transform_a.position + (pair.turned_a + Real(0.5) * pair.offset);

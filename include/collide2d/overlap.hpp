@@ -17,7 +17,7 @@ template <ConvexSupport A, ConvexSupport B>
   const Real radii = a.rounding_radius() + b.rounding_radius();
   if constexpr (std::is_same_v<A, Circle> && std::is_same_v<B, Circle>) {
     const CirclePair pair = circle_pair(a.center, transform_a, b.center, transform_b, radii);
-    return length(pair.offset) <= radii + pair.tolerance;
+    return length_in_real(pair.offset) <= radii + pair.tolerance;
   } else {
     const GjkResult cores = gjk(a, b, inverse_compose(transform_a, transform_b), {.separation_limit = radii});
     return !cores.stopped_early && cores.distance <= radii + cores.tolerance;

@@ -31,7 +31,7 @@ template <ConvexSupport A, ConvexSupport B>
   const Real radius_a = a.rounding_radius(), radius_b = b.rounding_radius();
   if constexpr (std::is_same_v<A, Circle> && std::is_same_v<B, Circle>) {
     const CirclePair pair = circle_pair(a.center, transform_a, b.center, transform_b, radius_a + radius_b);
-    const Real between = length(pair.offset);
+    const Real between = length_in_real(pair.offset);
     if (between > radius_a + radius_b + pair.tolerance) return std::nullopt;
     Penetration result;
     result.tolerance = pair.tolerance;
