@@ -195,7 +195,7 @@ struct SearchDirection {
   /// The unit direction toward the simplex and the simplex's distance along it.
   void unit_and_distance(const Simplex& simplex, Vec2& unit, Real& distance) const {
     if (along_edge_normal) {
-      unit = normalize(search);
+      unit = (Real(1) / length_in_real(search)) * search;  // an edge of B - A: its square neither overflows nor, guarded, underflows
       distance = dot(unit, simplex.vertices[0].point);
     } else {
       distance = std::sqrt(scaled_distance);
