@@ -84,9 +84,19 @@ Real reach_about(const S& shape, Vec2 center) {
 /// segment's farther end, a circle's centre) plus the rounding radius. The bounding box's corner
 /// can be sqrt(2) farther, and the reach scales time_of_impact()'s bound on what turning adds.
 inline Real reach_about(const Polygon& shape, Vec2 center) {
-  Real farthest = 0;
-  for (const Vec2 vertex : shape.vertices()) farthest = std::max(farthest, length(vertex - center));
-  return farthest + shape.radius();
+  // The vertices are compared by squared distance, taken in double as length() takes its root in
+  // a float build (nothing over- or underflows), and one root is taken, for the farthest.
+  Vec2 farthest;
+  double farthest_squared = 0;
+  for (const Vec2 vertex : shape.vertices()) {
+    const Vec2 offset = vertex - center;
+    const double squared = double(offset.x) * double(offset.x) + double(offset.y) * double(offset.y);
+    if (squared > farthest_squared) {
+      farthest_squared = squared;
+      farthest = offset;
+    }
+  }
+  return length(farthest) + shape.radius();
 }
 inline Real reach_about(const Circle& shape, Vec2 center) { return length(shape.center - center) + shape.radius; }
 inline Real reach_about(const Segment& shape, Vec2 center) { return std::max(length(shape.a - center), length(shape.b - center)); }
