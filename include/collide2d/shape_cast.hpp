@@ -191,12 +191,6 @@ std::optional<CastHit> advance(const A& a, const B& b, Pose pose, const CastMoti
     Real normal_speed = 0;   // how fast the centres' motion opens the gap along the normal (A's frame)
     Real turning_start = 0;  // turning_bound at h = 0, what separation_bound measures from (turning pairs)
     Real turning_slope = 0;  // its slope at h = 0 with the support points found there held (turning pairs)
-    // For turning pairs, what turning_bound needs of B in B's own frame, so that no support point
-    // of B is placed in A's frame: the normal and its left perpendicular turned into B's frame,
-    // B's origin along the normal (A's frame) and B's rotation centre along the perpendicular.
-    Vec2 normal_in_b{}, tangent_in_b{};
-    Real origin_b_along_normal = 0;
-    Real center_b_along_tangent = 0;
   };
   // F(h) above for a turning pair: the separation along the state's normal, fixed, h later
   // (h < 0: earlier), bounded below; F(0) is the separation along the normal (the gap, up to how
@@ -206,17 +200,14 @@ std::optional<CastHit> advance(const A& a, const B& b, Pose pose, const CastMoti
     Real value;
     Real slope;
   };
-  // B's support point is found and measured in B's frame (the state's normal and perpendicular
-  // turned there once): its offset along the normal is that along B's turned normal plus B's
-  // origin's, and its lever the same along the perpendicular, as turning preserves dot products.
   auto turning_bound = [&](const State& at, Real h) {
     const Vec2 normal = at.cores.normal, tangent = left_perpendicular(normal);
     const Real turn_a = h * motion.angular_velocity_a, turn_b = h * motion.angular_velocity_b;
     const Vec2 point_a = a.support(normal - turn_a * tangent);
-    const Vec2 local_b = b.support(turn_b * at.tangent_in_b - at.normal_in_b);
-    const Real lever_b = dot(local_b, at.tangent_in_b) - at.center_b_along_tangent, lever_a = dot(point_a - motion.local_center_a, tangent);
-    const Real along_b = dot(local_b, at.normal_in_b) + at.origin_b_along_normal;
-    return TurningBound{along_b - dot(point_a, normal) - turn_b * lever_b + turn_a * lever_a + h * at.normal_speed - radius_a - radius_b -
+    const Vec2 point_b = transformed_support(b, at.b_to_a, turn_b * tangent - normal);
+    const Vec2 center_b = transform_point(at.b_to_a, motion.local_center_b);
+    const Real lever_b = dot(point_b - center_b, tangent), lever_a = dot(point_a - motion.local_center_a, tangent);
+    return TurningBound{dot(point_b - point_a, normal) - turn_b * lever_b + turn_a * lever_a + h * at.normal_speed - radius_a - radius_b -
                             h * h * curvature,
                         -motion.angular_velocity_b * lever_b + motion.angular_velocity_a * lever_a + at.normal_speed - 2 * h * curvature};
   };
@@ -229,10 +220,6 @@ std::optional<CastHit> advance(const A& a, const B& b, Pose pose, const CastMoti
     state.gap = state.cores.distance - radius_a - radius_b;
     state.normal_speed = dot(inverse_rotate(transform_a.rotation, motion.velocity_b - motion.velocity_a), state.cores.normal);
     if (motion.turns()) {
-      state.normal_in_b = inverse_rotate(b_to_a.rotation, state.cores.normal);
-      state.tangent_in_b = left_perpendicular(state.normal_in_b);
-      state.origin_b_along_normal = dot(b_to_a.position, state.cores.normal);
-      state.center_b_along_tangent = dot(motion.local_center_b, state.tangent_in_b);
       const TurningBound start = turning_bound(state, 0);
       state.turning_start = start.value;
       state.turning_slope = start.slope;
