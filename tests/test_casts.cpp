@@ -22,6 +22,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "collide2d/collide2d.hpp"
@@ -60,36 +61,39 @@ std::string str(Vec2 v) {
 double dist(Vec2 a, Vec2 b) { return std::hypot(static_cast<double>(a.x) - b.x, static_cast<double>(a.y) - b.y); }
 
 // ------------------------------------------------------------------------------------------------
-// Double-precision brute-force geometry.
+// Brute-force geometry: in double (P), and in long double (LP) for the oracles far from the origin
+// in double (1e8), where double's own round-off would be as large as the code's. One template
+// serves both.
 
-struct P {
-  double x = 0, y = 0;
+template <class T>
+struct Point2 {
+  T x = 0, y = 0;
 };
-P operator+(P a, P b) { return {a.x + b.x, a.y + b.y}; }
-P operator-(P a, P b) { return {a.x - b.x, a.y - b.y}; }
-P operator*(double s, P a) { return {s * a.x, s * a.y}; }
-double dot(P a, P b) { return a.x * b.x + a.y * b.y; }
-double cross(P a, P b) { return a.x * b.y - a.y * b.x; }
-double norm(P a) { return std::hypot(a.x, a.y); }
-P unit(P a) {
-  const double n = norm(a);
-  return n > 0 ? (1 / n) * a : P{};
+template <class T>
+Point2<T> operator+(Point2<T> a, Point2<T> b) { return {a.x + b.x, a.y + b.y}; }
+template <class T>
+Point2<T> operator-(Point2<T> a, Point2<T> b) { return {a.x - b.x, a.y - b.y}; }
+template <class T>
+Point2<T> operator*(std::type_identity_t<T> s, Point2<T> a) { return {s * a.x, s * a.y}; }
+template <class T>
+T dot(Point2<T> a, Point2<T> b) { return a.x * b.x + a.y * b.y; }
+template <class T>
+T cross(Point2<T> a, Point2<T> b) { return a.x * b.y - a.y * b.x; }
+template <class T>
+T norm(Point2<T> a) { return std::hypot(a.x, a.y); }
+template <class T>
+Point2<T> unit(Point2<T> a) {
+  const T n = norm(a);
+  return n > 0 ? (1 / n) * a : Point2<T>{};
 }
+template <class T>
+T magnitude(Point2<T> a) { return std::abs(a.x) + std::abs(a.y); }  // |x| + |y|, what the tolerance model measures
+
+using P = Point2<double>;
 P dp(Vec2 v) { return {static_cast<double>(v.x), static_cast<double>(v.y)}; }
 
-// Long-double geometry, for the oracles far from the origin in double (1e8), where double's own
-// round-off would be as large as the code's.
 using L = long double;
-struct LP {
-  L x = 0, y = 0;
-};
-LP operator+(LP a, LP b) { return {a.x + b.x, a.y + b.y}; }
-LP operator-(LP a, LP b) { return {a.x - b.x, a.y - b.y}; }
-LP operator*(L s, LP a) { return {s * a.x, s * a.y}; }
-L dot(LP a, LP b) { return a.x * b.x + a.y * b.y; }
-L norm(LP a) { return std::sqrt(dot(a, a)); }
-LP unit(LP a) { return (1 / norm(a)) * a; }
-L magnitude(LP a) { return std::abs(a.x) + std::abs(a.y); }  // |x| + |y|, what the tolerance model measures
+using LP = Point2<L>;
 LP lp(Vec2 v) { return {static_cast<L>(v.x), static_cast<L>(v.y)}; }
 // The map a (Real) transform's rotation stands for, and its transpose, exactly in long double.
 LP turn(const Transform& t, LP v) {
