@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "collide2d/collide2d.hpp"
+#include "point2.hpp"
 #include "random_shapes.hpp"
 
 using namespace collide2d;
@@ -62,38 +63,13 @@ double dist(Vec2 a, Vec2 b) { return std::hypot(static_cast<double>(a.x) - b.x, 
 
 // ------------------------------------------------------------------------------------------------
 // Brute-force geometry: in double (P), and in long double (LP) for the oracles far from the origin
-// in double (1e8), where double's own round-off would be as large as the code's. One template
-// serves both.
+// in double (1e8), where double's own round-off would be as large as the code's.
 
-template <class T>
-struct Point2 {
-  T x = 0, y = 0;
-};
-template <class T>
-Point2<T> operator+(Point2<T> a, Point2<T> b) { return {a.x + b.x, a.y + b.y}; }
-template <class T>
-Point2<T> operator-(Point2<T> a, Point2<T> b) { return {a.x - b.x, a.y - b.y}; }
-template <class T>
-Point2<T> operator*(std::type_identity_t<T> s, Point2<T> a) { return {s * a.x, s * a.y}; }
-template <class T>
-T dot(Point2<T> a, Point2<T> b) { return a.x * b.x + a.y * b.y; }
-template <class T>
-T cross(Point2<T> a, Point2<T> b) { return a.x * b.y - a.y * b.x; }
-template <class T>
-T norm(Point2<T> a) { return std::hypot(a.x, a.y); }
-template <class T>
-Point2<T> unit(Point2<T> a) {
-  const T n = norm(a);
-  return n > 0 ? (1 / n) * a : Point2<T>{};
-}
-template <class T>
-T magnitude(Point2<T> a) { return std::abs(a.x) + std::abs(a.y); }  // |x| + |y|, what the tolerance model measures
-
-using P = Point2<double>;
+using P = test_points::Point2<double>;
 P dp(Vec2 v) { return {static_cast<double>(v.x), static_cast<double>(v.y)}; }
 
 using L = long double;
-using LP = Point2<L>;
+using LP = test_points::Point2<L>;
 LP lp(Vec2 v) { return {static_cast<L>(v.x), static_cast<L>(v.y)}; }
 // The map a (Real) transform's rotation stands for, and its transpose, exactly in long double.
 LP turn(const Transform& t, LP v) {

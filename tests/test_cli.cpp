@@ -29,6 +29,7 @@
 #include "collide2d/collide2d.hpp"
 #include "collide2d/io/scene.hpp"
 #include "collide2d/io/simulate.hpp"
+#include "point2.hpp"
 
 extern char** environ;
 
@@ -171,14 +172,7 @@ Json run_json(const std::vector<std::string>& arguments) {
 // ---------------------------------------------------------------------------------------------
 // Small geometry on parsed numbers
 
-struct P {
-  double x = 0, y = 0;
-};
-P operator+(P a, P b) { return {a.x + b.x, a.y + b.y}; }
-P operator-(P a, P b) { return {a.x - b.x, a.y - b.y}; }
-P operator*(double s, P a) { return {s * a.x, s * a.y}; }
-double dot(P a, P b) { return a.x * b.x + a.y * b.y; }
-double norm(P a) { return std::hypot(a.x, a.y); }
+using P = test_points::Point2<double>;
 
 P point_of(const Json& value) {
   EXPECT_TRUE(value.is_array() && value.size() == 2 && value[0].is_number() && value[1].is_number()) << value.dump();

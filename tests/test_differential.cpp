@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "point2.hpp"
 #include "random_shapes.hpp"
 
 namespace {
@@ -45,13 +46,7 @@ using random_shapes::K;
 using random_shapes::manifold_K;
 
 using LD = long double;
-struct P {
-  LD x = 0, y = 0;
-};
-P operator-(P a, P b) { return {a.x - b.x, a.y - b.y}; }
-LD dotl(P a, P b) { return a.x * b.x + a.y * b.y; }
-LD crossl(P a, P b) { return a.x * b.y - a.y * b.x; }
-LD lengthl(P a) { return std::hypot(a.x, a.y); }
+using P = test_points::Point2<LD>;
 
 /// A core in world coordinates: 1 vertex (point), 2 (segment) or >= 3 (counter-clockwise polygon).
 struct Core {
@@ -100,10 +95,10 @@ std::vector<Edge> edges_of(const Core& core) {
 
 LD point_segment_distance(P p, const Edge& e) {
   const P along = e.end - e.start;
-  const LD len2 = dotl(along, along);
-  LD t = len2 > 0 ? dotl(p - e.start, along) / len2 : 0;
+  const LD len2 = dot(along, along);
+  LD t = len2 > 0 ? dot(p - e.start, along) / len2 : 0;
   t = std::clamp(t, LD(0), LD(1));
-  return lengthl(p - P{e.start.x + t * along.x, e.start.y + t * along.y});
+  return norm(p - P{e.start.x + t * along.x, e.start.y + t * along.y});
 }
 
 int sign_of(LD v) { return (v > 0) - (v < 0); }
@@ -111,8 +106,8 @@ bool within_box(P a, P b, P p) {
   return std::min(a.x, b.x) <= p.x && p.x <= std::max(a.x, b.x) && std::min(a.y, b.y) <= p.y && p.y <= std::max(a.y, b.y);
 }
 bool segments_intersect(const Edge& e, const Edge& f) {
-  const int d1 = sign_of(crossl(f.end - f.start, e.start - f.start)), d2 = sign_of(crossl(f.end - f.start, e.end - f.start));
-  const int d3 = sign_of(crossl(e.end - e.start, f.start - e.start)), d4 = sign_of(crossl(e.end - e.start, f.end - e.start));
+  const int d1 = sign_of(cross(f.end - f.start, e.start - f.start)), d2 = sign_of(cross(f.end - f.start, e.end - f.start));
+  const int d3 = sign_of(cross(e.end - e.start, f.start - e.start)), d4 = sign_of(cross(e.end - e.start, f.end - e.start));
   if (d1 * d2 < 0 && d3 * d4 < 0) return true;
   if (d1 == 0 && within_box(f.start, f.end, e.start)) return true;
   if (d2 == 0 && within_box(f.start, f.end, e.end)) return true;
@@ -124,7 +119,7 @@ bool polygon_contains(const Core& core, P p) {
   const std::size_t n = core.vertices.size();
   if (n < 3) return false;
   for (std::size_t i = 0; i < n; ++i) {
-    if (crossl(core.vertices[(i + 1) % n] - core.vertices[i], p - core.vertices[i]) < 0) return false;
+    if (cross(core.vertices[(i + 1) % n] - core.vertices[i], p - core.vertices[i]) < 0) return false;
   }
   return true;
 }
@@ -152,7 +147,7 @@ void add_axes(const Core& core, std::vector<P>& axes) {
   if (core.vertices.size() < 2) return;
   for (const Edge& e : edges_of(core)) {
     const P along = e.end - e.start;
-    const LD len = lengthl(along);
+    const LD len = norm(along);
     if (len == 0) continue;
     axes.push_back({along.y / len, -along.x / len});
     axes.push_back({-along.y / len, along.x / len});
@@ -169,8 +164,8 @@ LD core_depth(const Core& a, const Core& b) {
   LD best = axes.empty() ? LD(0) : std::numeric_limits<LD>::max();
   for (const P& n : axes) {
     LD max_a = -std::numeric_limits<LD>::max(), min_b = std::numeric_limits<LD>::max();
-    for (const P& p : a.vertices) max_a = std::max(max_a, dotl(p, n));
-    for (const P& p : b.vertices) min_b = std::min(min_b, dotl(p, n));
+    for (const P& p : a.vertices) max_a = std::max(max_a, dot(p, n));
+    for (const P& p : b.vertices) min_b = std::min(min_b, dot(p, n));
     best = std::min(best, max_a - min_b);
   }
   return std::max(best, LD(0));
