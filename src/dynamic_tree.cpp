@@ -434,12 +434,18 @@ class DynamicTree final : public BroadPhase {
     n.height = 1 + std::max(first.height, second.height);
   }
 
-  /// Rebalances and refits every node from `node` up to the root.
+  /// Rebalances and refits the nodes from `node` up, stopping at the first whose box and height
+  /// come out as they were: its parent then sees the same child as before, so it and every node
+  /// above are already balanced and fitted (the walk to the root would leave them unchanged).
   void refit_upwards(int node) {
     while (node >= 0) {
+      const Aabb box_before = nodes_[index(node)].fat;
+      const int height_before = nodes_[index(node)].height;
       node = rebalance(node);
       refit(node);
-      node = nodes_[index(node)].parent;
+      const Node& fitted = nodes_[index(node)];
+      if (fitted.fat == box_before && fitted.height == height_before) return;
+      node = fitted.parent;
     }
   }
 
