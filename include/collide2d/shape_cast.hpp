@@ -329,7 +329,12 @@ std::optional<CastHit> advance(const A& a, const B& b, Pose pose, const CastMoti
     return rotate(Rot::from_angle(towards * confirmed_angle), from);
   };
   Real late = 2;  // a time known to be in contact, once a probe found one (2: none yet)
-  std::optional<State> at_late;  // the state found in contact there
+  // The state found in contact there, valid once `late` <= 1. Raw storage rather than an
+  // optional, which GCC clears in full (a State is some 200 bytes) on every call.
+  union LateState {
+    LateState() {}
+    State value;
+  } at_late;
   Real look_ahead = steps_before_probing;  // how many steps ahead the next probe looks
   Real t = 0;
   // The answer when GJK hit its own cap at a state: its distance bounds the gap only from above,
@@ -366,7 +371,7 @@ std::optional<CastHit> advance(const A& a, const B& b, Pose pose, const CastMoti
     // up to `late`, found in contact): no hit, or the contact at `late`.
     const Real horizon = std::min(late, Real(1)) - t;
     const Real step = step_from(state, horizon);
-    if (step >= horizon) return at_late ? std::optional<CastHit>(hit_at(late, *at_late)) : std::nullopt;
+    if (step >= horizon) return late <= 1 ? std::optional<CastHit>(hit_at(late, at_late.value)) : std::nullopt;
     if (late > 1 && hit.iterations >= steps_before_probing) {
       // Probe ahead: contact there brackets the crossing; a probe whose backward certificate
       // reaches back to t + step proves everything up to it free, and t jumps past it.
@@ -375,7 +380,7 @@ std::optional<CastHit> advance(const A& a, const B& b, Pose pose, const CastMoti
       if (gjk_capped(at_probe)) return capped_at(state);
       if (in_contact(at_probe)) {
         late = probe;
-        at_late = at_probe;
+        at_late.value = at_probe;
       } else if (free_back(at_probe, probe - (t + step))) {
         if (probe >= 1) return std::nullopt;
         const Real rest = 1 - probe, next = step_from(at_probe, rest);
@@ -394,7 +399,7 @@ std::optional<CastHit> advance(const A& a, const B& b, Pose pose, const CastMoti
       if (gjk_capped(at_middle)) return capped_at(state);
       if (in_contact(at_middle)) {
         late = middle;
-        at_late = at_middle;
+        at_late.value = at_middle;
         continue;
       }
       if (free_back(at_middle, middle - (t + step))) {  // [t, middle] is proven free: jump past the midpoint
