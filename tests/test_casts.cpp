@@ -28,6 +28,7 @@
 #include "collide2d/collide2d.hpp"
 #include "point2.hpp"
 #include "random_shapes.hpp"
+#include "world_core.hpp"
 
 using namespace collide2d;
 
@@ -81,44 +82,9 @@ LP turn_back(const Transform& t, LP v) {
   return {c * v.x + s * v.y, -s * v.x + c * v.y};
 }
 
-// A shape's core in world coordinates (double), with its rounding radius.
-struct Core {
-  std::vector<P> v;  // 1 point (circle), 2 (segment, capsule) or >= 3 counter-clockwise (polygon)
-  double r = 0;
-};
-
-// The exact image of a local point under the (Real) transform, evaluated in double.
-P world(const Transform& t, Vec2 local) {
-  const double c = t.rotation.cosine, s = t.rotation.sine, x = local.x, y = local.y;
-  return {c * x - s * y + static_cast<double>(t.position.x), s * x + c * y + static_cast<double>(t.position.y)};
-}
-
-void core_of(const Shape& shape, const Transform& t, Core& core) {
-  core.v.clear();
-  random_shapes::visit_convex(
-      [&](const auto& s) {
-        using S = std::decay_t<decltype(s)>;
-        if constexpr (std::is_same_v<S, Circle>) {
-          core.v.push_back(world(t, s.center));
-          core.r = s.radius;
-        } else if constexpr (std::is_same_v<S, Capsule>) {
-          core.v = {world(t, s.a), world(t, s.b)};
-          core.r = s.radius;
-        } else if constexpr (std::is_same_v<S, Segment>) {
-          core.v = {world(t, s.a), world(t, s.b)};
-          core.r = 0;
-        } else {
-          for (Vec2 p : s.vertices()) core.v.push_back(world(t, p));
-          core.r = s.radius();
-        }
-      },
-      shape);
-}
-Core core_of(const Shape& shape, const Transform& t) {
-  Core core;
-  core_of(shape, t, core);
-  return core;
-}
+using Core = test_points::WorldCore<double>;
+using test_points::place_core;
+using test_points::world_core;
 
 // Distance from p to the segment ab (a == b allowed), and the nearest point.
 double segment_distance(P p, P a, P b, P* nearest = nullptr) {
@@ -134,44 +100,44 @@ double segment_distance(P p, P a, P b, P* nearest = nullptr) {
 // Signed distance from a point to the shape: > 0 outside, < 0 inside; `nearest` gets the
 // nearest core point when outside the core.
 double point_sd(const Core& c, P p, P* nearest_core = nullptr) {
-  const std::size_t n = c.v.size();
+  const std::size_t n = c.vertices.size();
   if (n == 1) {
-    if (nearest_core != nullptr) *nearest_core = c.v[0];
-    return norm(p - c.v[0]) - c.r;
+    if (nearest_core != nullptr) *nearest_core = c.vertices[0];
+    return norm(p - c.vertices[0]) - c.radius;
   }
-  if (n == 2) return segment_distance(p, c.v[0], c.v[1], nearest_core) - c.r;
+  if (n == 2) return segment_distance(p, c.vertices[0], c.vertices[1], nearest_core) - c.radius;
   double max_separation = -std::numeric_limits<double>::infinity();
   for (std::size_t i = 0; i < n; ++i) {
-    const P a = c.v[i], b = c.v[(i + 1) % n];
+    const P a = c.vertices[i], b = c.vertices[(i + 1) % n];
     const P normal = unit(P{b.y - a.y, a.x - b.x});  // outward for counter-clockwise
     max_separation = std::max(max_separation, dot(normal, p - a));
   }
-  if (max_separation <= 0) return max_separation - c.r;
+  if (max_separation <= 0) return max_separation - c.radius;
   double best = std::numeric_limits<double>::infinity();
   for (std::size_t i = 0; i < n; ++i) {
     P q;
-    const double d = segment_distance(p, c.v[i], c.v[(i + 1) % n], &q);
+    const double d = segment_distance(p, c.vertices[i], c.vertices[(i + 1) % n], &q);
     if (d < best) {
       best = d;
       if (nearest_core != nullptr) *nearest_core = q;
     }
   }
-  return best - c.r;
+  return best - c.radius;
 }
 
 // Support value of the shape along a unit direction: max over the core of dot(u, v), plus r.
 double support_value(const Core& c, P u) {
   double best = -std::numeric_limits<double>::infinity();
-  for (P v : c.v) best = std::max(best, dot(u, v));
-  return best + c.r;
+  for (P v : c.vertices) best = std::max(best, dot(u, v));
+  return best + c.radius;
 }
 
 // Every edge normal times `sign` (both signs and the edge direction for a two-point core), the
 // axes SAT needs: A's outward normals and B's inward ones point from A to B.
 void add_axes(const Core& c, double sign, std::vector<P>& axes) {
-  const std::size_t n = c.v.size();
+  const std::size_t n = c.vertices.size();
   if (n == 2) {
-    const P e = unit(c.v[1] - c.v[0]);
+    const P e = unit(c.vertices[1] - c.vertices[0]);
     if (norm(e) == 0) return;
     axes.push_back(P{e.y, -e.x});
     axes.push_back(P{-e.y, e.x});
@@ -179,7 +145,7 @@ void add_axes(const Core& c, double sign, std::vector<P>& axes) {
     axes.push_back(-1 * e);
   } else if (n >= 3) {
     for (std::size_t i = 0; i < n; ++i) {
-      const P a = c.v[i], b = c.v[(i + 1) % n];
+      const P a = c.vertices[i], b = c.vertices[(i + 1) % n];
       axes.push_back(sign * unit(P{b.y - a.y, a.x - b.x}));
     }
   }
@@ -188,8 +154,8 @@ void add_axes(const Core& c, double sign, std::vector<P>& axes) {
 // Separation of the cores along unit u: min over B of u.b minus max over A of u.a.
 double separation_along(P u, const Core& a, const Core& b) {
   double max_a = -std::numeric_limits<double>::infinity(), min_b = std::numeric_limits<double>::infinity();
-  for (P p : a.v) max_a = std::max(max_a, dot(u, p));
-  for (P p : b.v) min_b = std::min(min_b, dot(u, p));
+  for (P p : a.vertices) max_a = std::max(max_a, dot(u, p));
+  for (P p : b.vertices) min_b = std::min(min_b, dot(u, p));
   return min_b - max_a;
 }
 
@@ -203,29 +169,29 @@ double shape_sd(const Core& a, const Core& b, double limit = std::numeric_limits
   axes.clear();
   add_axes(a, 1, axes);
   add_axes(b, -1, axes);
-  if (a.v.size() == 1 && b.v.size() == 1) {
-    const P d = b.v[0] - a.v[0];
-    if (norm(d) == 0) return -a.r - b.r;
+  if (a.vertices.size() == 1 && b.vertices.size() == 1) {
+    const P d = b.vertices[0] - a.vertices[0];
+    if (norm(d) == 0) return -a.radius - b.radius;
     axes.push_back(unit(d));
   }
   double max_separation = -std::numeric_limits<double>::infinity();
   for (P u : axes) {
     max_separation = std::max(max_separation, separation_along(u, a, b));
-    if (max_separation - a.r - b.r > limit) return max_separation - a.r - b.r;
+    if (max_separation - a.radius - b.radius > limit) return max_separation - a.radius - b.radius;
   }
-  if (max_separation <= 0) return max_separation - a.r - b.r;
+  if (max_separation <= 0) return max_separation - a.radius - b.radius;
   auto edges_distance = [](const Core& points, const Core& edges) {
     double best = std::numeric_limits<double>::infinity();
-    const std::size_t n = edges.v.size();
-    for (P p : points.v) {
-      if (n == 1) best = std::min(best, norm(p - edges.v[0]));
-      else if (n == 2) best = std::min(best, segment_distance(p, edges.v[0], edges.v[1]));
+    const std::size_t n = edges.vertices.size();
+    for (P p : points.vertices) {
+      if (n == 1) best = std::min(best, norm(p - edges.vertices[0]));
+      else if (n == 2) best = std::min(best, segment_distance(p, edges.vertices[0], edges.vertices[1]));
       else
-        for (std::size_t i = 0; i < n; ++i) best = std::min(best, segment_distance(p, edges.v[i], edges.v[(i + 1) % n]));
+        for (std::size_t i = 0; i < n; ++i) best = std::min(best, segment_distance(p, edges.vertices[i], edges.vertices[(i + 1) % n]));
     }
     return best;
   };
-  return std::min(edges_distance(a, b), edges_distance(b, a)) - a.r - b.r;
+  return std::min(edges_distance(a, b), edges_distance(b, a)) - a.radius - b.radius;
 }
 
 std::optional<CastHit> toi(const Shape& a, const Sweep& sa, const Shape& b, const Sweep& sb, const CastOptions& options = {}) {
@@ -614,7 +580,7 @@ TEST(Raycast, RandomRaysAgainstBruteForce) {
   for (int i = 0; i < kRays; ++i) {
     const random_shapes::Kind kind = gen.any_kind();
     random_shapes::Body body = gen.body(kind, gen.chance(0.75) ? Real(20) : random_shapes::max_offset);
-    core_of(body.shape, body.transform, core);
+    place_core(body.shape, body.transform, core);
     const double size = body.size;
     const Vec2 centre = body.transform.position;
     Ray ray;
@@ -666,7 +632,7 @@ TEST(Raycast, RandomRaysAgainstBruteForce) {
 
     if (std::holds_alternative<Segment>(body.shape)) {
       // Exact line intersection in double, away from the ends and from parallel.
-      const P a = core.v[0], e = core.v[1] - core.v[0];
+      const P a = core.vertices[0], e = core.vertices[1] - core.vertices[0];
       const double denominator = cross(d, e);
       const double sine = std::abs(denominator) / (dlen * norm(e));
       if (sine < 1e-2) {
@@ -863,12 +829,12 @@ TEST(ShapeCast, AnalyticOracles) {
       }
       // The pose at the returned time touches: distance ~0 there, and not overlapping just before.
       const Transform tb_hit{tb.position + hit->time * translation, tb.rotation};
-      const double gap = shape_sd(core_of(cc.a, ta), core_of(cc.b, tb_hit));
+      const double gap = shape_sd(world_core<double>(cc.a, ta), world_core<double>(cc.b, tb_hit));
       if (!cc.initially_touching) {
         EXPECT_LE(std::abs(gap), kTol) << "gap at the returned time " << gap;
         EXPECT_GE(gap, 0.0) << "the returned pose overlaps";
         const Real before = hit->time * R(0.999);
-        const double gap_before = shape_sd(core_of(cc.a, ta), core_of(cc.b, {tb.position + before * translation, tb.rotation}));
+        const double gap_before = shape_sd(world_core<double>(cc.a, ta), world_core<double>(cc.b, {tb.position + before * translation, tb.rotation}));
         EXPECT_GE(gap_before, 0.0);
       } else {
         EXPECT_LE(gap, kTol);
@@ -894,8 +860,8 @@ struct SweepPair {
     // Bounding circles about the body origins: far apart means positive, no exact distance needed.
     const double apart = norm(dp(tb.position) - dp(ta.position)) - size_a - size_b;
     if (apart > limit) return apart;
-    core_of(*a, ta, ca);
-    core_of(*b, tb, cb);
+    place_core(*a, ta, ca);
+    place_core(*b, tb, cb);
     return shape_sd(ca, cb, limit);
   }
   // The largest cast tolerance the library can pick at time t (CastOptions::tolerance 0, see
@@ -996,7 +962,7 @@ void check_sweep(SweepPair& pair, Query query, double scale, random_shapes::Chec
   // The normal points from A to B: the cores are separated along it by about the gap.
   const P n = dp(hit->normal);
   pair.gap(t_hit);  // refresh the cores at t_hit
-  const double along = separation_along(n, pair.ca, pair.cb) - pair.ca.r - pair.cb.r;
+  const double along = separation_along(n, pair.ca, pair.cb) - pair.ca.radius - pair.cb.radius;
   normal.require(std::abs(norm(n) - 1) < 1e-5, context);
   normal.record(std::max(0.0, -along - tolerance), scale, context);
   // The point is midway between the surfaces: within the tolerance of both.
@@ -1282,7 +1248,7 @@ TEST(PointQuery, RandomPointsAgainstBruteForce) {
   int checked = 0, inside = 0, segment_points = 0;
   for (int i = 0; i < 20000; ++i) {
     const random_shapes::Body body = gen.body(gen.any_kind(), gen.chance(0.75) ? Real(20) : random_shapes::max_offset);
-    core_of(body.shape, body.transform, core);
+    place_core(body.shape, body.transform, core);
     const Vec2 query = body.transform.position + body.size * gen.uniform(0, 2) * gen.direction();
     const PointProjection projection = closest_point(body.shape, body.transform, query);
     const bool in = contains(body.shape, body.transform, query);
@@ -1402,12 +1368,12 @@ TEST(ShapeCast, PairsTouchingAtACornerMovingInReportZero) {
     if (!made_a || !made_b) continue;
     const Shape a = made_a.value(), b = made_b.value();
     // Only pairs that touch at the shared vertex alone (their interiors apart) are asked.
-    if (shape_sd(core_of(a, {}), core_of(b, {})) < -1e-12) continue;
+    if (shape_sd(world_core<double>(a, {}), world_core<double>(b, {})) < -1e-12) continue;
     const Vec2 motion = R(4) * Vec2{std::cos(R(angle(random))), std::sin(R(angle(random)))};
     double least = 0;
     for (const double time : {1e-3, 1e-2, 0.05}) {
       const Transform moved{R(time) * motion, {}};
-      least = std::min(least, shape_sd(core_of(a, {}), core_of(b, moved)));
+      least = std::min(least, shape_sd(world_core<double>(a, {}), world_core<double>(b, moved)));
     }
     const double band = 64 * static_cast<double>(contact_tolerance(8));
     const std::optional<CastHit> hit = shape_cast(a, {}, b, {}, motion);
@@ -2050,10 +2016,10 @@ TEST(TimeOfImpact, ReachAboutIsTheFarthestPointOfTheShape) {
   for (int i = 0; i < 3000; ++i) {
     const random_shapes::Body body = gen.body(gen.any_kind());
     const Vec2 center = gen.chance(0.3) ? Vec2{} : body.size * gen.uniform(0, 1.5) * gen.direction();
-    core_of(body.shape, Transform{}, core);
+    place_core(body.shape, Transform{}, core);
     double farthest = 0;
-    for (const P& vertex : core.v) farthest = std::max(farthest, norm(vertex - dp(center)));
-    farthest += core.r;
+    for (const P& vertex : core.vertices) farthest = std::max(farthest, norm(vertex - dp(center)));
+    farthest += core.radius;
     const double reach = random_shapes::visit_convex([&](const auto& s) { return double(detail::reach_about(s, center)); }, body.shape);
     const double round_off = 8 * kEps * (farthest + norm(dp(center)));
     EXPECT_NEAR(reach, farthest, round_off) << "shape " << i << ": " << random_shapes::describe(body);

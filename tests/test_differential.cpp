@@ -34,6 +34,7 @@
 
 #include "point2.hpp"
 #include "random_shapes.hpp"
+#include "world_core.hpp"
 
 namespace {
 
@@ -48,38 +49,8 @@ using random_shapes::manifold_K;
 using LD = long double;
 using P = test_points::Point2<LD>;
 
-/// A core in world coordinates: 1 vertex (point), 2 (segment) or >= 3 (counter-clockwise polygon).
-struct Core {
-  std::vector<P> vertices;
-  LD radius = 0;
-};
-
-P to_world(const Transform& t, Vec2 p) {
-  const LD c = t.rotation.cosine, s = t.rotation.sine, x = p.x, y = p.y;
-  return {c * x - s * y + LD(t.position.x), s * x + c * y + LD(t.position.y)};
-}
-
-Core world_core(const Shape& shape, const Transform& t) {
-  Core core;
-  random_shapes::visit_convex(
-      [&](const auto& s) {
-        using S = std::decay_t<decltype(s)>;
-        if constexpr (std::is_same_v<S, Circle>) {
-          core.vertices = {to_world(t, s.center)};
-          core.radius = s.radius;
-        } else if constexpr (std::is_same_v<S, Capsule>) {
-          core.vertices = {to_world(t, s.a), to_world(t, s.b)};
-          core.radius = s.radius;
-        } else if constexpr (std::is_same_v<S, Segment>) {
-          core.vertices = {to_world(t, s.a), to_world(t, s.b)};
-        } else {
-          for (Vec2 v : s.vertices()) core.vertices.push_back(to_world(t, v));
-          core.radius = s.radius();
-        }
-      },
-      shape);
-  return core;
-}
+using Core = test_points::WorldCore<LD>;
+using test_points::world_core;
 
 struct Edge {
   P start, end;
@@ -173,7 +144,7 @@ LD core_depth(const Core& a, const Core& b) {
 
 /// Signed distance between the rounded shapes: > 0 apart, < 0 overlapping by -value.
 double oracle_signed_distance(const Shape& a, const Transform& ta, const Shape& b, const Transform& tb) {
-  const Core core_a = world_core(a, ta), core_b = world_core(b, tb);
+  const Core core_a = world_core<LD>(a, ta), core_b = world_core<LD>(b, tb);
   const LD radii = core_a.radius + core_b.radius;
   const LD d = core_distance(core_a, core_b);
   if (d > 0) return static_cast<double>(d - radii);
