@@ -229,7 +229,10 @@ void collide_view_circle(const PolygonView& shape, Vec2 center, Real placement, 
   // Apart by more than the touching band of the nearest feature; the band only widens the test,
   // so it is computed where the distance passes the radii and the speculative distance.
   const Real reach = radii + options.speculative_distance;
-  if (nearest.signed_distance > reach && nearest.signed_distance > reach + contact_tolerance(nearest.magnitude + placement + radii)) return;
+  if (nearest.signed_distance > reach &&
+      nearest.signed_distance > reach + contact_tolerance(detail::nearest_feature_magnitude(shape, nearest, center) + placement + radii)) {
+    return;
+  }
   const Vec2 core_point = nearest.core_point, normal = nearest.normal;
   const Real core_distance = nearest.signed_distance;
   manifold.normal = normal;

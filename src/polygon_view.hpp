@@ -83,13 +83,20 @@ struct CoreFeature {
   Real signed_distance;    // distance from the core's boundary: > 0 outside, <= 0 inside (a segment core has no inside)
   int feature;             // the nearest edge's index, or the nearest vertex's index when at_vertex
   bool at_vertex;          // true when a vertex, not the inside of an edge, is nearest
-  Real magnitude;          // the magnitude behind the distance's round-off: the face's extent and the point's offset from it (0 when the search stopped at apart_beyond)
+  int face;                // the edge of largest separation, whose Voronoi regions were searched
 };
+// The magnitude behind the round-off of a nearest feature's distance (nearest_core_feature's
+// answer for `point`): the extent of the face searched and the point's offset from its start.
+inline Real nearest_feature_magnitude(const PolygonView& core, const CoreFeature& nearest, Vec2 point) {
+  const Vec2 v1 = core.vertices[nearest.face], v2 = core.vertices[core.next(nearest.face)];
+  return std::max(coordinate_magnitude(v2 - v1), coordinate_magnitude(point - v1));
+}
 // The face of largest separation and its Voronoi regions (face, either end vertex) give the
 // nearest feature (a point outside the face, by however little, may be nearer one of its ends).
 // A caller that only needs to know whether the point is within `apart_beyond` of the core gets,
 // as soon as a face separates it by more, that face and its separation (a lower bound of the
-// distance) without the rest of the search and without a magnitude.
+// distance) without the rest of the search. The distance's round-off magnitude is
+// nearest_feature_magnitude, taken only by a caller that needs it.
 inline CoreFeature nearest_core_feature(const PolygonView& core, Vec2 point, Real apart_beyond) {
   int face = 0;
   Real face_separation = -std::numeric_limits<Real>::max();
@@ -102,10 +109,9 @@ inline CoreFeature nearest_core_feature(const PolygonView& core, Vec2 point, Rea
     }
   }
   const Vec2 normal = core.normals[face];
-  if (face_separation > apart_beyond) return {point - face_separation * normal, normal, face_separation, face, false, 0};
+  CoreFeature nearest{point - face_separation * normal, normal, face_separation, face, false, face};
+  if (face_separation > apart_beyond) return nearest;
   const Vec2 v1 = core.vertices[face], v2 = core.vertices[core.next(face)];
-  const Real magnitude = std::max(coordinate_magnitude(v2 - v1), coordinate_magnitude(point - v1));
-  CoreFeature nearest{point - face_separation * normal, normal, face_separation, face, false, magnitude};
   if (face_separation > 0 || core.count() == 2) {  // outside, even by less than the tolerance: a vertex may be nearer
     const Real past_v1 = dot(point - v1, v2 - v1), past_v2 = dot(point - v2, v1 - v2);
     if ((past_v1 <= 0 || past_v2 <= 0) && point != (past_v1 <= 0 ? v1 : v2)) {
