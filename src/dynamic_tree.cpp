@@ -17,7 +17,8 @@
 //   taller child and handing its shorter child to the demoted node. After any single insert or
 //   remove no node is off by more than 2 before the rotation, and the rotation leaves every node
 //   off by at most 1, so the tree keeps AVL balance (|height(left) - height(right)| <= 1), which
-//   validate() checks.
+//   validate() checks. The walk stops at the first ancestor whose box and height come out
+//   unchanged: the nodes above see the same child, so they are already fitted and balanced.
 // - move() only updates the tight box while it stays inside the fat box; when it leaves, the
 //   leaf is removed and reinserted with a new fat box. Every answer is decided on tight boxes;
 //   fat and internal boxes only prune the search (a region that meets a tight box meets every
