@@ -178,7 +178,7 @@ bool along_a_seam(const Shape& a, const Shape& b, const Transform& b_to_a) {
   }
   first = transform_point(to_compound, first);
   second = transform_point(to_compound, second);
-  const Real tolerance = contact_tolerance(compound.reach() + coordinate_magnitude(first) + coordinate_magnitude(second));
+  const Real ends_magnitude = coordinate_magnitude(first) + coordinate_magnitude(second);
   const std::span<const CompoundChild> children = compound.children();
   for (int child = 0; child < static_cast<int>(children.size()); ++child) {
     const auto* polygon = std::get_if<Polygon>(&children[static_cast<std::size_t>(child)].shape);
@@ -188,6 +188,10 @@ bool along_a_seam(const Shape& a, const Shape& b, const Transform& b_to_a) {
       if (!compound.is_internal_edge(child, edge)) continue;
       const Vec2 start = transform_point(placed, polygon->vertices()[edge]);
       const Vec2 end = transform_point(placed, polygon->vertices()[(edge + 1) % polygon->count()]);
+      // The band of the features involved: the seam's two vertices and the shape's ends (not the
+      // whole compound's reach, which made a shape 32 units off a seam of a compound 2e7 across
+      // lie "along" it in float).
+      const Real tolerance = contact_tolerance(std::max(coordinate_magnitude(start), coordinate_magnitude(end)) + ends_magnitude);
       const Real edge_length = length(end - start);
       if (!(edge_length > 2 * tolerance)) continue;
       const Vec2 along = (1 / edge_length) * (end - start);

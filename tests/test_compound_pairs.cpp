@@ -449,6 +449,33 @@ TEST(CompoundPenetration, TouchingWitnessPointsMeetWhateverTheManifolds) {
   EXPECT_FALSE(overlap(capsule, moved, pieces, pieces_pose) && found->depth > found->tolerance);
 }
 
+TEST(CompoundPenetration, ASegmentBesideASliverIsNotAlongItsSeam) {
+  // From the pair-query fuzzer: a compound 2e7 across whose pieces meet along a seam beside a
+  // sliver 10 units thick, and a segment 500 long 25 units below the sliver and 32 off the seam's
+  // line. The seam test took its band from the whole compound's reach (40 units in float), so the
+  // segment lay "along the seam", counted as inside the outline, and penetration() sent it
+  // 8.4 million units away while overlap() and distance() had it apart. The band is now that of
+  // the seam's own vertices and the segment's ends (24 units): the pair only touches.
+  auto triangle = [](Vec2 p, Vec2 q, Vec2 r) { return CompoundChild{make_polygon(std::vector<Vec2>{p, q, r}).value(), {}}; };
+  const Shape pieces = make_compound({triangle({-13882368, 15460864}, {-66048, -119808}, {-66048, -66048}),
+                                      triangle({-66048, -66048}, {6380544, 6381568}, {-13882368, 15460864}),
+                                      triangle({-66048, -66048}, {6381568, 6381568}, {6380544, 6381568})})
+                           .value();
+  const Shape segment = Segment{{Real(-646.53125), Real(-646.53125)}, {-1024, -1024}};
+  const Rot turned = Rot::from_angle(Real(-3.14159265358979));
+  const Transform pieces_pose{{Real(-19.75), -32}, turned}, segment_pose{{Real(-32513) / 1024, Real(-8.75)}, turned};
+  const Real gap = distance(pieces, pieces_pose, segment, segment_pose).distance;
+  ASSERT_GT(gap, Real(20));  // apart by 25, within float's round-off of a compound this size
+  EXPECT_FALSE(overlap(pieces, pieces_pose, segment, segment_pose));
+  for (const bool swapped : {false, true}) {
+    const std::optional<Penetration> found =
+        swapped ? penetration(segment, segment_pose, pieces, pieces_pose) : penetration(pieces, pieces_pose, segment, segment_pose);
+    if (found) {
+      EXPECT_LE(found->depth, 64 * contact_tolerance(Real(4e7))) << (swapped ? "segment first" : "compound first");
+    }
+  }
+}
+
 TEST(CompoundRaycast, ARayStartingDeepInsideNextToASeamIsInside) {
   // From the pair-query fuzzer: three triangles with coordinates of 1.7e7 (a sliver along the
   // diagonal seam among them) and a ray 33 long starting 40 inside one child, next to the seam,
