@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "collide2d/collide2d.hpp"
+#include "world_core.hpp"
 
 namespace {
 
@@ -464,14 +465,47 @@ TEST(CompoundPenetration, ASegmentBesideASliverIsNotAlongItsSeam) {
   const Shape segment = Segment{{Real(-646.53125), Real(-646.53125)}, {-1024, -1024}};
   const Rot turned = Rot::from_angle(Real(-3.14159265358979));
   const Transform pieces_pose{{Real(-19.75), -32}, turned}, segment_pose{{Real(-32513) / 1024, Real(-8.75)}, turned};
-  const Real gap = distance(pieces, pieces_pose, segment, segment_pose).distance;
-  ASSERT_GT(gap, Real(20));  // apart by 25, within float's round-off of a compound this size
+  // The oracle, in long double on the poses' own numbers: each piece is apart from the segment
+  // (an edge normal of one separates them), so their distance is the least from an end of either
+  // to an edge of the other.
+  using LP = test_points::Point2<long double>;
+  const test_points::WorldCore<long double> line = test_points::world_core<long double>(segment, segment_pose);
+  auto to_edge = [](LP p, LP from, LP to) {
+    const LP along = to - from;
+    const long double t = std::clamp(dot(p - from, along) / dot(along, along), 0.0L, 1.0L);
+    return norm(p - (from + t * along));
+  };
+  long double oracle_gap = 1e30L;
+  for (const CompoundChild& child : std::get<Compound>(pieces).children()) {
+    const test_points::WorldCore<long double> piece = test_points::world_core<long double>(Shape(std::get<Polygon>(child.shape)), pieces_pose);
+    long double separation = -1e30L;
+    for (const test_points::WorldCore<long double>* own : {&piece, &line}) {
+      const test_points::WorldCore<long double>& other = own == &piece ? line : piece;
+      for (std::size_t i = 0; i < own->vertices.size(); ++i) {
+        const LP from = own->vertices[i], to = own->vertices[(i + 1) % own->vertices.size()];
+        // Outward for a counter-clockwise piece; the segment's two edges give both its sides.
+        const LP normal = test_points::unit(LP{to.y - from.y, from.x - to.x});
+        long double nearest = 1e30L;
+        for (const LP& vertex : other.vertices) nearest = std::min(nearest, dot(normal, vertex - from));
+        separation = std::max(separation, nearest);
+      }
+    }
+    ASSERT_GT(separation, 0.0L);  // apart, so the nearest points include an end of one of them
+    for (std::size_t i = 0; i < piece.vertices.size(); ++i) {
+      const LP from = piece.vertices[i], to = piece.vertices[(i + 1) % piece.vertices.size()];
+      oracle_gap = std::min({oracle_gap, to_edge(line.vertices[0], from, to), to_edge(line.vertices[1], from, to),
+                             to_edge(from, line.vertices[0], line.vertices[1])});
+    }
+  }
+  EXPECT_NEAR(double(oracle_gap), 24.9, 0.5);  // apart by 25, within float's round-off of a compound this size
+  const Real band = 64 * contact_tolerance(Real(4e7));
+  EXPECT_NEAR(distance(pieces, pieces_pose, segment, segment_pose).distance, Real(oracle_gap), band);
   EXPECT_FALSE(overlap(pieces, pieces_pose, segment, segment_pose));
   for (const bool swapped : {false, true}) {
     const std::optional<Penetration> found =
         swapped ? penetration(segment, segment_pose, pieces, pieces_pose) : penetration(pieces, pieces_pose, segment, segment_pose);
     if (found) {
-      EXPECT_LE(found->depth, 64 * contact_tolerance(Real(4e7))) << (swapped ? "segment first" : "compound first");
+      EXPECT_LE(found->depth, band) << (swapped ? "segment first" : "compound first");
     }
   }
 }
