@@ -169,6 +169,50 @@ TEST(Gjk, IterationCapIsReported) {
   std::printf("checked %d cases\n", checked);
 }
 
+TEST(Gjk, ASupportPointTheReductionDropsEndsTheLoopNotTheCap) {
+  // From the pair-query fuzzer (in float, a point 1.6e5 from a capsule's far end). B - A is a
+  // segment whose near end w lies off the origin square to it, by less than the round-off of its
+  // length. The support along -w is the far end; the edge to it rounds to the far end itself, so
+  // the reduction loses w's offset and keeps w alone, and the same support came back at every
+  // step until the cap (64 iterations, status iteration_cap). In exact arithmetic a support point
+  // that passes the progress test stays in the reduced simplex: dropped, GJK has converged. The
+  // offset is an eighth of the length's epsilon, so this happens in float and in double alike.
+  const Real length_along = 131072;
+  const Real offset = length_along * real_epsilon / 8;
+  const Vec2 near_end{-offset, offset};
+  // The far end first: along a direction square to the segment its support ties, and takes it.
+  const Segment segment_b{near_end + Vec2{length_along, length_along}, near_end};
+  const Circle point_a{{}, 0};
+  ASSERT_EQ(dot(near_end, segment_b.a - near_end), 0);  // the premise: the edge's direction has lost the offset
+  // Closed form: the segment runs square to its near end's offset, so the origin's nearest point
+  // on it is that end, offset x sqrt(2) away, along (-1, 1) / sqrt(2).
+  const Real expected = offset * kSqrt2, band = 8 * real_epsilon * expected;
+  const GjkResult result = gjk(point_a, segment_b, Transform{});
+  EXPECT_EQ(result.status, IterationStatus::converged);
+  EXPECT_LE(result.iterations, 4);
+  EXPECT_FALSE(result.overlapping);
+  EXPECT_NEAR(result.distance, expected, band);
+  EXPECT_TRUE(vec_near(result.normal, Vec2{-1, 1} * (1 / kSqrt2), 8 * real_epsilon));
+  EXPECT_TRUE(vec_near(result.point_a, {}, 0));
+  EXPECT_TRUE(vec_near(result.point_b, near_end, band));
+  // A and B swapped: the same distance, the normal reversed, the witnesses exchanged.
+  const GjkResult swapped = gjk(segment_b, point_a, Transform{});
+  EXPECT_EQ(swapped.status, IterationStatus::converged);
+  EXPECT_NEAR(swapped.distance, expected, band);
+  EXPECT_TRUE(vec_near(swapped.normal, Vec2{1, -1} * (1 / kSqrt2), 8 * real_epsilon));
+  EXPECT_TRUE(vec_near(swapped.point_a, near_end, band));
+  EXPECT_TRUE(vec_near(swapped.point_b, {}, 0));
+  // distance() and a warm start from the converged simplex agree.
+  const DistanceResult d = distance(point_a, Transform{}, segment_b, Transform{});
+  EXPECT_EQ(d.status, IterationStatus::converged);
+  EXPECT_NEAR(d.distance, expected, band);
+  SimplexCache cache;
+  gjk(point_a, segment_b, Transform{}, {.cache = &cache});
+  const GjkResult warm = gjk(point_a, segment_b, Transform{}, {.cache = &cache});
+  EXPECT_EQ(warm.status, IterationStatus::converged);
+  EXPECT_NEAR(warm.distance, expected, band);
+}
+
 TEST(Gjk, SeparationLimitStopsEarly) {
   const Polygon a = make_box(1, 1).value();
   const Polygon b = regular(32, 1, {}, Real(0.3));

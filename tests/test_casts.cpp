@@ -1410,6 +1410,42 @@ TEST(ShapeCast, APointMeetingTheEndOfAThinCapsuleHasAUnitNormal) {
   EXPECT_FALSE(overlap(point, point_pose, capsule, before) && penetration(point, point_pose, capsule, before)->depth > R(1e-2));
 }
 
+TEST(ShapeCast, ASupportPointGjkDropsIsConvergenceNotACapAtTimeZero) {
+  // From the pair-query fuzzer: a point (a circle of radius 0) inside the end of a capsule of
+  // radius 128 and length 1.6e5, in float. The cores' difference is a segment whose near end lies
+  // off the origin square to it, by less than the round-off of its length: GJK's reduction kept
+  // dropping the far end it had just added, until its cap. The cast then ended "capped at time 0",
+  // not flagged initially_touching, for a pair overlapping by 128. The same geometry is built from
+  // each precision's epsilon (see Gjk.ASupportPointTheReductionDropsEndsTheLoopNotTheCap).
+  const Real length_along = 131072;
+  const Real offset = length_along * real_epsilon / 8;
+  const Vec2 near_end{-offset, offset};
+  const Vec2 far_end = near_end + Vec2{length_along, length_along};
+  const Circle point{{}, 0};
+  const Capsule capsule{far_end, near_end, 1};  // the far end first: a support square to the capsule ties, and takes it
+  // Overlapping by the radius less offset x sqrt(2), and moving apart along the capsule: touching at time 0.
+  for (const Vec2 motion : {Vec2{length_along, length_along}, Vec2{R(0.5), 0}}) {
+    const std::optional<CastHit> hit = shape_cast(point, Transform{}, capsule, Transform{}, motion);
+    ASSERT_TRUE(hit.has_value());
+    EXPECT_EQ(hit->status, IterationStatus::converged);
+    EXPECT_TRUE(hit->initially_touching);
+    EXPECT_EQ(hit->time, 0);
+  }
+  // Two segments (the generic GJK ray cast): A a point, B the bare core, B closing on A along the
+  // offset at four times its length per unit time. Contact at a quarter, a half band early at most.
+  const Segment point_segment{{}, {}};
+  const Segment core{far_end, near_end};
+  const Vec2 closing = Real(-4) * near_end;
+  const std::optional<CastHit> hit = shape_cast(point_segment, Transform{}, core, Transform{}, closing);
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_EQ(hit->status, IterationStatus::converged);
+  EXPECT_FALSE(hit->initially_touching);
+  EXPECT_NEAR(double(hit->time), 0.25, 1e-3);
+  EXPECT_LE(hit->time, R(0.25));
+  EXPECT_NEAR(double(hit->normal.x), -1 / std::sqrt(2.0), 1e-5);
+  EXPECT_NEAR(double(hit->normal.y), 1 / std::sqrt(2.0), 1e-5);
+}
+
 TEST(ShapeCast, StopsWithinTheFeaturesBandOrAtTheTargetSeparation) {
   // A box dropped 2 units onto floors of half-width 10 to 5000: the gap left scales with the
   // round-off of the floor's coordinates (its face's vertices), not 8 x 64 epsilons of the sizes

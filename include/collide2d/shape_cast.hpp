@@ -434,7 +434,8 @@ std::optional<CastHit> cast_from_touching(const A& a, const Transform& transform
 ///      the band, t moves by the distance itself, as advance() does with GJK's answer. Nothing
 ///      closing along v, or not before t = 1: no hit;
 ///   4. otherwise w joins the simplex, as in GJK. The simplex is kept across a move (its points
-///      move with D and all lie beyond the level), so it warm-starts the next step.
+///      move with D and all lie beyond the level), so it warm-starts the next step. A point added
+///      without a move that the next reduction drops means GJK has converged (holds_point).
 /// Contact before the first move, a pair touching at t = 0, is decided by `touching_at_start`
 /// (advance() from t = 0, which knows whether the motion closes it). Moves are capped by
 /// options.max_iterations; GJK's refinements between two moves by gjk()'s own cap, which ends
@@ -456,6 +457,8 @@ std::optional<CastHit> gjk_ray_cast(const A& a, const Transform& transform_a, co
   CastHit hit;
   Real time = 0;
   int refinements = 0;  // support evaluations since the last move
+  bool refined = false;  // the last refinement added a support point, `newest`, and nothing moved since
+  Vec2 newest;
   const int refinement_cap = GjkOptions{}.max_iterations;
   // The hit at `time` from the simplex's closest points along `normal` (A's frame, A to B).
   auto hit_here = [&](Vec2 normal) {
@@ -481,9 +484,9 @@ std::optional<CastHit> gjk_ray_cast(const A& a, const Transform& transform_a, co
     minkowski_support(a, b, b_to_a, -toward.search, next);
     ++refinements;
     const Real search_length = toward.length(), scaled_lower = dot(next.point, toward.search);
-    bool repeated = false;
-    for (int i = 0; i < simplex.count; ++i) repeated = repeated || simplex.vertices[i].point == next.point;
-    const bool converged = repeated || toward.scaled_distance - scaled_lower <= std::max(band * search_length, round_off(toward.scaled_distance));
+    const bool repeated = holds_point(simplex, next.point);
+    const bool converged = repeated || (refined && !holds_point(simplex, newest)) ||
+                           toward.scaled_distance - scaled_lower <= std::max(band * search_length, round_off(toward.scaled_distance));
     // GJK's cap between two moves: |v| still bounds the distance from above (so a contact found is
     // one) but not from below (so no move may trust it); the answer is then reported as capped.
     const bool capped = !converged && refinements >= refinement_cap;
@@ -507,6 +510,8 @@ std::optional<CastHit> gjk_ray_cast(const A& a, const Transform& transform_a, co
       return hit_here(unit());
     } else {
       ++simplex.count;
+      refined = true;
+      newest = next.point;
       continue;
     }
     const Real scaled_closing = -dot(motion, toward.search);  // how fast the motion closes the separation
@@ -519,6 +524,7 @@ std::optional<CastHit> gjk_ray_cast(const A& a, const Transform& transform_a, co
     }
     ++hit.iterations;
     refinements = 0;
+    refined = false;  // the simplex moves with D: the reduction may drop any of its points
     time += step;
     b_to_a.position = start.position + time * motion;
     if (!repeated) ++simplex.count;  // a new support point joins the moved simplex

@@ -4,7 +4,8 @@
 //   1. start from the cached simplex, or one support point of D = B - A toward the origin;
 //   2. reduce the simplex to the sub-simplex nearest the origin (barycentric Voronoi tests) and
 //      take its closest point v;
-//   3. stop if the simplex is a triangle (origin enclosed) or v is within tolerance of the origin;
+//   3. stop if the simplex is a triangle (origin enclosed) or v is within tolerance of the origin,
+//      or if the reduction dropped the point the last step added (round-off: see holds_point);
 //   4. take w = support_D(-v); stop if w brings no progress (the lower bound v·w/|v| meets |v|),
 //      repeats a simplex vertex, or proves the separation limit; else add w and go to 2.
 // EPA outline (van den Bergen, "Proximity queries and penetration depth computation on 3D game
@@ -215,6 +216,19 @@ inline SearchDirection direction_to_simplex(const Simplex& simplex) {
   return {search, dot(search, first), true};
 }
 
+/// True when `point` is one of `simplex`'s vertices. GJK's loops ask it of a new support point
+/// (repeated: no progress), and of the point the last step added once the simplex is reduced: in
+/// exact arithmetic a support point that passed the progress test brings the simplex nearer the
+/// origin, so the reduction keeps it. Dropped, round-off decided the step (an edge so long that
+/// its direction is lost against the distance, at 1e5 in float), and the same point would come
+/// back at every step until the iteration cap: the loop has converged.
+inline bool holds_point(const Simplex& simplex, Vec2 point) {
+  for (int i = 0; i < simplex.count; ++i) {
+    if (simplex.vertices[i].point == point) return true;
+  }
+  return false;
+}
+
 }  // namespace detail
 
 template <ConvexSupport A, ConvexSupport B>
@@ -242,6 +256,8 @@ GjkResult gjk(const A& a, const B& b, const Transform& b_to_a, const GjkOptions&
   detail::SearchDirection toward{};  // toward the simplex the loop ended with
   Vec2 direction;            // unit vector from the origin toward the simplex, for the answer
   Real closest_length = 0;   // distance from the origin to the simplex, for the answer
+  bool added = false;        // the last step added a support point, `newest`
+  Vec2 newest;
   for (;;) {
     detail::reduce_simplex(simplex, weights);
     if (options.trace != nullptr) options.trace->push_back(simplex);
@@ -255,6 +271,7 @@ GjkResult gjk(const A& a, const B& b, const Transform& b_to_a, const GjkOptions&
       result.overlapping = true;
       break;
     }
+    if (added && !detail::holds_point(simplex, newest)) break;
     if (result.iterations >= options.max_iterations) {
       result.status = IterationStatus::iteration_cap;
       break;
@@ -273,10 +290,10 @@ GjkResult gjk(const A& a, const B& b, const Transform& b_to_a, const GjkOptions&
       break;
     }
     if (toward.scaled_distance - scaled_lower <= std::max(result.tolerance * search_length, round_off(toward.scaled_distance))) break;
-    bool repeated = false;
-    for (int i = 0; i < simplex.count; ++i) repeated = repeated || simplex.vertices[i].point == next.point;
-    if (repeated) break;
+    if (detail::holds_point(simplex, next.point)) break;  // repeated
     ++simplex.count;
+    added = true;
+    newest = next.point;
   }
 
   for (int i = 0; i < simplex.count; ++i) {
