@@ -201,11 +201,19 @@ void collide_views(const PolygonView& a, const PolygonView& b, const Transform& 
   if (manifold.point_count == 0) {
     // Clipping found nothing within reach: the incident edge lies beside the reference face
     // (collinear capsules end to end, corners apart), or its clipped ends are pulled away from a
-    // corner the cores meet at. The contact, if any, is between the closest points of the cores.
+    // corner the cores meet at. The contact, if any, is between the closest points of the cores;
+    // cores that touch within their band there (a segment's end 50 from a capsule's end core, far
+    // out in float where the band is 64) still meet through the radii, parted along EPA's normal
+    // as penetration() parts them.
+    const FeatureId id = feature_id(ContactKind::closest_points, axes.of_a.edge, axes.of_b.edge, 0, false);
     const GjkResult cores = gjk(a, b, b_to_a);
-    if (cores.overlapping || cores.distance > radii + options.speculative_distance + face_tolerance()) return;
-    closest_point_contact(cores.point_a, cores.point_b, cores.normal, cores.distance, a.radius, b.radius,
-                          feature_id(ContactKind::closest_points, axes.of_a.edge, axes.of_b.edge, 0, false), manifold);
+    if (cores.overlapping) {
+      const EpaResult expansion = epa(a, b, b_to_a, cores.simplex);
+      closest_point_contact(expansion.point_a, expansion.point_b, expansion.normal, -expansion.depth, a.radius, b.radius, id, manifold);
+      return;
+    }
+    if (cores.distance > radii + options.speculative_distance + face_tolerance()) return;
+    closest_point_contact(cores.point_a, cores.point_b, cores.normal, cores.distance, a.radius, b.radius, id, manifold);
   }
 }
 

@@ -446,3 +446,55 @@ TEST(Degenerate, NoCrashBattery) {
   }
   std::printf("checked %d cases\n", checked);
 }
+
+TEST(Degenerate, CoresWithinTheirBandBesideEachOthersFacesStillMeetThroughTheRadii) {
+  // From the pair-query fuzzer: a capsule of radius 31872 and a segment, 1.7e7 from the origin and
+  // both turned by half a turn. In float the segment's end lies 50 from the capsule's core, within
+  // the cores' touching band there (about 65), and beside both faces: clipping found no point, and
+  // the fallback returned nothing because GJK had the cores touching, while overlap() and
+  // penetration() had the pair overlapping by the radius. Cores that touch are parted along EPA's
+  // normal, as penetration() parts them. In double the same pair takes the closest points.
+  const Shape capsule = Capsule{{-262144, -16777088}, {-16777216, -16777216}, 31872};
+  const Shape segment = Segment{{-16777216, -16777216}, {-16777216, -10616832}};
+  const Rot half_turn{-1, Real(0x1.777a5cp-24)};
+  const Transform capsule_pose{{Real(-0x1.fdccp+5), Real(0x1.b1ap+2)}, half_turn}, segment_pose{{-32, -32}, half_turn};
+  // Oracle in long double: the placed cores, which do not cross, and their distance (the least
+  // from an end of one to the other); the pair overlaps by the radius less that distance.
+  using Wide = long double;
+  struct WidePoint { Wide x, y; };
+  auto place = [](const Transform& pose, Vec2 p) {
+    return WidePoint{Wide(pose.position.x) + Wide(pose.rotation.cosine) * p.x - Wide(pose.rotation.sine) * p.y,
+                     Wide(pose.position.y) + Wide(pose.rotation.sine) * p.x + Wide(pose.rotation.cosine) * p.y};
+  };
+  auto point_to_segment = [](WidePoint p, WidePoint a, WidePoint b) {
+    const Wide ex = b.x - a.x, ey = b.y - a.y;
+    const Wide t = std::clamp(((p.x - a.x) * ex + (p.y - a.y) * ey) / (ex * ex + ey * ey), Wide(0), Wide(1));
+    return std::hypot(p.x - (a.x + t * ex), p.y - (a.y + t * ey));
+  };
+  const Capsule& core_a = std::get<Capsule>(capsule);
+  const Segment& core_b = std::get<Segment>(segment);
+  const WidePoint a1 = place(capsule_pose, core_a.a), a2 = place(capsule_pose, core_a.b);
+  const WidePoint b1 = place(segment_pose, core_b.a), b2 = place(segment_pose, core_b.b);
+  auto side = [](WidePoint p, WidePoint a, WidePoint b) { return (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x); };
+  ASSERT_GT(side(b1, a1, a2) * side(b2, a1, a2), 0);  // B's core lies on one side of A's line: they do not cross
+  const Wide core_distance = std::min({point_to_segment(b1, a1, a2), point_to_segment(b2, a1, a2), point_to_segment(a1, b1, b2),
+                                       point_to_segment(a2, b1, b2)});
+  const double expected_depth = double(Wide(core_a.radius) - core_distance);
+  ASSERT_NEAR(double(core_distance), 50, 1);
+  // The band: four touching bands of the largest coordinate magnitude involved (1.7e7 in each of x and y).
+  const double band = 4 * double(contact_tolerance(2 * 16777216 + core_a.radius));
+  const Manifold manifold = collide(core_a, capsule_pose, core_b, segment_pose);
+  ASSERT_GE(manifold.point_count, 1);
+  EXPECT_NEAR(double(length(manifold.normal)), 1, 1e-5);
+  for (int i = 0; i < manifold.point_count; ++i) EXPECT_NEAR(double(manifold.points[i].separation), -expected_depth, band);
+  const Manifold swapped = collide(core_b, segment_pose, core_a, capsule_pose);
+  ASSERT_EQ(swapped.point_count, manifold.point_count);
+  EXPECT_TRUE(vec_near(swapped.normal, -manifold.normal, Real(1e-5)));
+  EXPECT_NEAR(double(swapped.points[0].separation), double(manifold.points[0].separation), band);
+  const std::optional<Penetration> depth = penetration(capsule, capsule_pose, segment, segment_pose);
+  ASSERT_TRUE(depth.has_value());
+  EXPECT_NEAR(double(depth->depth), expected_depth, band);
+  std::vector<ChildManifold> manifolds;
+  contact_manifolds(capsule, capsule_pose, segment, segment_pose, manifolds);
+  EXPECT_EQ(manifolds.size(), 1u);
+}
