@@ -47,14 +47,40 @@ class UninitializedArray {
   };
 };
 
+/// True when `shape`'s support search runs out of line: a polygon (or a view of one) with more
+/// vertices than it stores inline, whose support is a binary search.
+template <ConvexSupport S>
+bool support_searches_out_of_line(const S& shape) {
+  if constexpr (requires { shape.count(); }) {
+    return shape.count() > polygon_inline_capacity;
+  } else {
+    return false;
+  }
+}
+
+/// minkowski_support's body: each shape's support point, B's placed in A's frame, and their difference.
+template <ConvexSupport A, ConvexSupport B>
+[[gnu::always_inline]] inline void write_minkowski_support(const A& a, const B& b, const Transform& b_to_a, Vec2 direction, MinkowskiVertex& vertex) {
+  vertex.point_a = a.support(-direction);
+  vertex.point_b = transformed_support(b, b_to_a, direction);
+  vertex.point = vertex.point_b - vertex.point_a;
+}
+/// The same, out of line, for shapes whose support search is a call: the caller's own path then
+/// makes no call, and saves and restores no registers for one.
+template <ConvexSupport A, ConvexSupport B>
+[[gnu::noinline]] void write_minkowski_support_by_search(const A& a, const B& b, const Transform& b_to_a, Vec2 direction, MinkowskiVertex& vertex) {
+  write_minkowski_support(a, b, b_to_a, direction, vertex);
+}
+
 /// A support point of D = B - A along `direction` (A's frame), written into `vertex` field by
 /// field: GJK writes it straight into its simplex's next slot, where a copy of a returned
 /// vertex would wait for the stores that made it.
 template <ConvexSupport A, ConvexSupport B>
 void minkowski_support(const A& a, const B& b, const Transform& b_to_a, Vec2 direction, MinkowskiVertex& vertex) {
-  vertex.point_a = a.support(-direction);
-  vertex.point_b = transformed_support(b, b_to_a, direction);
-  vertex.point = vertex.point_b - vertex.point_a;
+  if (support_searches_out_of_line(a) || support_searches_out_of_line(b)) [[unlikely]] {
+    return write_minkowski_support_by_search(a, b, b_to_a, direction, vertex);
+  }
+  write_minkowski_support(a, b, b_to_a, direction, vertex);
 }
 /// The same, returned.
 template <ConvexSupport A, ConvexSupport B>
