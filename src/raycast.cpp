@@ -51,6 +51,18 @@ Real ray_tolerance(Real reach, Vec2 local_origin, Vec2 local_direction, Real max
 /// underflows in float for a tiny translation). A grazed vertex or segment end is hit there.
 Real fraction_along(Vec2 point, Vec2 origin, Vec2 unit, Real direction_length) { return dot(point - origin, unit) / direction_length; }
 
+/// Where the ray's point at `fraction` lies along the edge from `start` to `end`: its offset from
+/// `start` projected on the edge, times the edge's length.
+struct EdgePosition {
+  Real along;   ///< 0 at `start`, `extent` at `end`
+  Real extent;  ///< the edge's squared length
+  bool within() const { return along >= 0 && along <= extent; }
+};
+EdgePosition position_on_edge(Vec2 origin, Vec2 direction, Real fraction, Vec2 start, Vec2 end) {
+  const Vec2 edge = end - start;
+  return {dot(origin + fraction * direction - start, edge), length_squared(edge)};
+}
+
 template <class S>
 StartResult classify_start(const S& shape, const Transform& transform, const Ray& ray) {
   const PointProjection start = closest_point(shape, transform, ray.origin);
@@ -151,8 +163,9 @@ detail::RoundedCoreHit first_hit_on_every_feature(const detail::PolygonView& cor
     const Real approach = dot(normal, direction);
     if (approach < 0 && length_squared(along) > 0) {  // the moved edge's line dot(n, p - v1) = r, entered from outside (a capsule whose ends coincide has no edge)
       const Real fraction = (core.radius - dot(normal, origin - v1)) / approach;
-      const Real position = dot(origin + fraction * direction - v1, along), slack = tolerance * length_in_real(along);
-      if (fraction >= 0 && fraction < best.fraction && position >= -slack && position <= length_squared(along) + slack) {
+      const EdgePosition position = position_on_edge(origin, direction, fraction, v1, v2);
+      const Real slack = tolerance * length_in_real(along);
+      if (fraction >= 0 && fraction < best.fraction && position.along >= -slack && position.along <= position.extent + slack) {
         best = {fraction, normal};
       }
     }
@@ -185,11 +198,12 @@ RoundedCoreHit first_hit_on_rounded_core(const PolygonView& core, Vec2 origin, V
   if (clip.entering_edge == -1) return first_hit_on_every_feature(core, origin, direction, tolerance);  // the origin is between the moved lines
   const int entering_edge = clip.entering_edge;
   const Real lower = clip.lower;
-  const Vec2 v1 = core.vertices[entering_edge], v2 = core.vertices[core.next(entering_edge)], along = v2 - v1;
-  const Real extent = length_squared(along);
-  const Real position = dot(origin + lower * direction - v1, along), slack = tolerance * length_in_real(along);
-  if (extent > 0 && position >= -slack && position <= extent + slack) return {lower, core.normals[entering_edge]};
-  const RayCircleHit hit = ray_circle_hit(origin, direction, [=] { return length_in_real(direction); }, position < 0 || extent == 0 ? v1 : v2, core.radius);
+  const Vec2 v1 = core.vertices[entering_edge], v2 = core.vertices[core.next(entering_edge)];
+  const EdgePosition position = position_on_edge(origin, direction, lower, v1, v2);
+  const Real slack = tolerance * length_in_real(v2 - v1);
+  if (position.extent > 0 && position.along >= -slack && position.along <= position.extent + slack) return {lower, core.normals[entering_edge]};
+  const RayCircleHit hit =
+      ray_circle_hit(origin, direction, [=] { return length_in_real(direction); }, position.along < 0 || position.extent == 0 ? v1 : v2, core.radius);
   if (!hit.found()) return {none, {}};
   return {hit.fraction, normalize(hit.from_center)};
 }
@@ -258,9 +272,9 @@ std::optional<RayHit> cast_rounded_core(const detail::PolygonView& core, const T
   // along the ray; otherwise the ray is clipped again against the edges themselves.
   const Vec2 start_vertex = vertices[found.entering_edge], end_vertex = vertices[found.entering_edge + 1 == count ? 0 : found.entering_edge + 1];
   Real crossing = found.crossing();
-  const Real along = dot(origin + crossing * direction - start_vertex, end_vertex - start_vertex);
-  if (crossing > 0 && (along < 0 || along > length_squared(end_vertex - start_vertex))) {
-    const Vec2 to_vertex = (along < 0 ? start_vertex : end_vertex) - origin;
+  const EdgePosition position = position_on_edge(origin, direction, crossing, start_vertex, end_vertex);
+  if (crossing > 0 && !position.within()) {
+    const Vec2 to_vertex = (position.along < 0 ? start_vertex : end_vertex) - origin;
     const Real direction_length = length(direction);  // its square may underflow in float
     const Vec2 unit = (Real(1) / direction_length) * direction;
     const Real ahead = dot(to_vertex, unit), off_line = cross(unit, to_vertex);  // the vertex's distances along and across the ray
@@ -351,7 +365,8 @@ std::optional<RayHit> raycast(const Polygon& shape, const Transform& transform, 
   // every ray that is clear of the touching band, which the bounds it ends with prove:
   // - a hit entering through edge k from an origin more than the band outside k's line is a hit
   //   of the banded clip too, reported at k's own crossing, the exact entry (it lies on the
-  //   polygon, so there is no false hit past a vertex to check for);
+  //   polygon, so there is no false hit past a vertex to check for), once that crossing is
+  //   known to round-off: entered at a shallow angle, it must lie within k's extent;
   // - a miss, where the bounds crossed by more than the band could move them (the band moves
   //   each edge's crossing by tolerance / |approach|: lower falls by at most that of the edge that
   //   set it, upper rises by at most that of its own; the ray's own ends are not widened), is a
@@ -395,6 +410,15 @@ std::optional<RayHit> raycast(const Polygon& shape, const Transform& transform, 
   }
   // The origin's depth outside the entering edge's line is lower x |approach|.
   if (entering_edge < 0 || !(lower * slope(entering_edge) > tolerance())) return cast_polygon_in_band(shape, transform, ray);
+  // The crossing of a line the ray meets at a shallow angle moves far along the ray with the
+  // round-off of the offsets (about 4.5 epsilons of the band's magnitude over the angle's sine): a
+  // sliver's long edge 4e6 from the origin in float was entered 1,900 units before the sliver. From
+  // |approach| >= |direction|_1 / 2 on, that stays within half the band; below it, the entry must
+  // lie within the edge's extent, else the banded clip decides.
+  if (2 * slope(entering_edge) < coordinate_magnitude(direction) &&
+      !position_on_edge(origin, direction, lower, vertices[entering_edge], vertices[entering_edge + 1 == count ? 0 : entering_edge + 1]).within()) {
+    return cast_polygon_in_band(shape, transform, ray);
+  }
   return to_world(ray, transform, lower, normals[entering_edge]);
 }
 
