@@ -269,24 +269,29 @@ std::optional<RayHit> cast_rounded_core(const detail::PolygonView& core, const T
   // The widened edges reach past a vertex (by tolerance / cos(half its turn), far at a sharp or a
   // blunt one): an entering edge's line crossed beyond one of the edge's ends is a hit only where
   // that vertex lies within the band of the ray, which then grazes it and hits it where it lies
-  // along the ray; otherwise the ray is clipped again against the edges themselves.
-  const Vec2 start_vertex = vertices[found.entering_edge], end_vertex = vertices[found.entering_edge + 1 == count ? 0 : found.entering_edge + 1];
-  Real crossing = found.crossing();
-  const EdgePosition position = position_on_edge(origin, direction, crossing, start_vertex, end_vertex);
-  if (crossing > 0 && !position.within()) {
-    const Vec2 to_vertex = (position.along < 0 ? start_vertex : end_vertex) - origin;
-    const Real direction_length = length(direction);  // its square may underflow in float
-    const Vec2 unit = (Real(1) / direction_length) * direction;
-    const Real ahead = dot(to_vertex, unit), off_line = cross(unit, to_vertex);  // the vertex's distances along and across the ray
-    if (std::abs(off_line) <= tolerance && ahead >= -tolerance && ahead <= ray.max_fraction * direction_length + tolerance) {
+  // along the ray; otherwise the ray is clipped again against the edges themselves. That clip's
+  // entry is held to the same test: beyond its edge's end, the clip's interval is empty to
+  // round-off (two edges' lines met at an angle below what its bounds resolve, at a needle's
+  // point 1e8 from the origin in double) and the ray misses unless it grazes that vertex.
+  const Real direction_length = length(direction);  // its square may underflow in float
+  auto hit_through = [&](const WidenedClip& entry) -> std::optional<RayHit> {
+    const int edge = entry.entering_edge;
+    const Vec2 start_vertex = vertices[edge], end_vertex = vertices[edge + 1 == count ? 0 : edge + 1];
+    Real crossing = entry.crossing();
+    const EdgePosition position = position_on_edge(origin, direction, crossing, start_vertex, end_vertex);
+    if (crossing > 0 && !position.within()) {
+      const Vec2 to_vertex = (position.along < 0 ? start_vertex : end_vertex) - origin;
+      const Vec2 unit = (Real(1) / direction_length) * direction;
+      const Real ahead = dot(to_vertex, unit), off_line = cross(unit, to_vertex);  // the vertex's distances along and across the ray
+      if (!(std::abs(off_line) <= tolerance && ahead >= -tolerance && ahead <= ray.max_fraction * direction_length + tolerance)) return std::nullopt;
       crossing = ahead / direction_length;  // fraction_along(), with the distance already taken
-    } else {
-      found = clip(0);
-      if (found.entering_edge < 0) return std::nullopt;
-      crossing = found.crossing();
     }
-  }
-  return to_world(ray, transform, std::clamp(crossing, Real(0), ray.max_fraction), normals[found.entering_edge]);
+    return to_world(ray, transform, std::clamp(crossing, Real(0), ray.max_fraction), normals[edge]);
+  };
+  if (std::optional<RayHit> hit = hit_through(found)) return hit;
+  found = clip(0);
+  if (found.entering_edge < 0) return std::nullopt;
+  return hit_through(found);
 }
 
 }  // namespace
