@@ -83,40 +83,44 @@ LP turn_back(const Transform& t, LP v) {
 }
 
 using Core = test_points::WorldCore<double>;
+using test_points::WorldCore;
+using test_points::Point2;
 using test_points::place_core;
 using test_points::world_core;
 
 // Distance from p to the segment ab (a == b allowed), and the nearest point.
-double segment_distance(P p, P a, P b, P* nearest = nullptr) {
-  const P e = b - a;
-  const double ee = dot(e, e);
-  double s = ee > 0 ? dot(p - a, e) / ee : 0;
-  s = std::clamp(s, 0.0, 1.0);
-  const P q = a + s * e;
+template <class T>
+T segment_distance(Point2<T> p, Point2<T> a, Point2<T> b, Point2<T>* nearest = nullptr) {
+  const Point2<T> e = b - a;
+  const T ee = dot(e, e);
+  T s = ee > 0 ? dot(p - a, e) / ee : 0;
+  s = std::clamp(s, T(0), T(1));
+  const Point2<T> q = a + s * e;
   if (nearest != nullptr) *nearest = q;
   return norm(p - q);
 }
 
 // Signed distance from a point to the shape: > 0 outside, < 0 inside; `nearest` gets the
 // nearest core point when outside the core.
-double point_sd(const Core& c, P p, P* nearest_core = nullptr) {
+template <class T>
+T point_sd(const WorldCore<T>& c, Point2<T> p, Point2<T>* nearest_core = nullptr) {
   const std::size_t n = c.vertices.size();
   if (n == 1) {
     if (nearest_core != nullptr) *nearest_core = c.vertices[0];
     return norm(p - c.vertices[0]) - c.radius;
   }
   if (n == 2) return segment_distance(p, c.vertices[0], c.vertices[1], nearest_core) - c.radius;
-  double max_separation = -std::numeric_limits<double>::infinity();
+  T max_separation = -std::numeric_limits<T>::infinity();
   for (std::size_t i = 0; i < n; ++i) {
-    const P a = c.vertices[i], b = c.vertices[(i + 1) % n];
-    const P normal = unit(P{b.y - a.y, a.x - b.x});  // outward for counter-clockwise
+    const Point2<T> a = c.vertices[i], b = c.vertices[(i + 1) % n];
+    const Point2<T> normal = unit(Point2<T>{b.y - a.y, a.x - b.x});  // outward for counter-clockwise
     max_separation = std::max(max_separation, dot(normal, p - a));
   }
   if (max_separation <= 0) return max_separation - c.radius;
-  double best = std::numeric_limits<double>::infinity();
+  T best = std::numeric_limits<T>::infinity();
   for (std::size_t i = 0; i < n; ++i) {
-    P q;
-    const double d = segment_distance(p, c.vertices[i], c.vertices[(i + 1) % n], &q);
+    Point2<T> q;
+    const T d = segment_distance(p, c.vertices[i], c.vertices[(i + 1) % n], &q);
     if (d < best) {
       best = d;
       if (nearest_core != nullptr) *nearest_core = q;
@@ -126,36 +130,39 @@ double point_sd(const Core& c, P p, P* nearest_core = nullptr) {
 }
 
 // Support value of the shape along a unit direction: max over the core of dot(u, v), plus r.
-double support_value(const Core& c, P u) {
-  double best = -std::numeric_limits<double>::infinity();
-  for (P v : c.vertices) best = std::max(best, dot(u, v));
+template <class T>
+T support_value(const WorldCore<T>& c, Point2<T> u) {
+  T best = -std::numeric_limits<T>::infinity();
+  for (Point2<T> v : c.vertices) best = std::max(best, dot(u, v));
   return best + c.radius;
 }
 
 // Every edge normal times `sign` (both signs and the edge direction for a two-point core), the
 // axes SAT needs: A's outward normals and B's inward ones point from A to B.
-void add_axes(const Core& c, double sign, std::vector<P>& axes) {
+template <class T>
+void add_axes(const WorldCore<T>& c, std::type_identity_t<T> sign, std::vector<Point2<T>>& axes) {
   const std::size_t n = c.vertices.size();
   if (n == 2) {
-    const P e = unit(c.vertices[1] - c.vertices[0]);
+    const Point2<T> e = unit(c.vertices[1] - c.vertices[0]);
     if (norm(e) == 0) return;
-    axes.push_back(P{e.y, -e.x});
-    axes.push_back(P{-e.y, e.x});
+    axes.push_back(Point2<T>{e.y, -e.x});
+    axes.push_back(Point2<T>{-e.y, e.x});
     axes.push_back(e);
     axes.push_back(-1 * e);
   } else if (n >= 3) {
     for (std::size_t i = 0; i < n; ++i) {
-      const P a = c.vertices[i], b = c.vertices[(i + 1) % n];
-      axes.push_back(sign * unit(P{b.y - a.y, a.x - b.x}));
+      const Point2<T> a = c.vertices[i], b = c.vertices[(i + 1) % n];
+      axes.push_back(sign * unit(Point2<T>{b.y - a.y, a.x - b.x}));
     }
   }
 }
 
 // Separation of the cores along unit u: min over B of u.b minus max over A of u.a.
-double separation_along(P u, const Core& a, const Core& b) {
-  double max_a = -std::numeric_limits<double>::infinity(), min_b = std::numeric_limits<double>::infinity();
-  for (P p : a.vertices) max_a = std::max(max_a, dot(u, p));
-  for (P p : b.vertices) min_b = std::min(min_b, dot(u, p));
+template <class T>
+T separation_along(Point2<T> u, const WorldCore<T>& a, const WorldCore<T>& b) {
+  T max_a = -std::numeric_limits<T>::infinity(), min_b = std::numeric_limits<T>::infinity();
+  for (Point2<T> p : a.vertices) max_a = std::max(max_a, dot(u, p));
+  for (Point2<T> p : b.vertices) min_b = std::min(min_b, dot(u, p));
   return min_b - max_a;
 }
 
@@ -164,26 +171,27 @@ double separation_along(P u, const Core& a, const Core& b) {
 // normals of the Minkowski difference), which is exactly -depth for intersecting convex cores.
 // Gap: the smallest vertex-to-edge distance. When `limit` is given and the cores are proven
 // farther apart than it, returns a lower bound (> limit) without the exact distance.
-double shape_sd(const Core& a, const Core& b, double limit = std::numeric_limits<double>::infinity()) {
-  thread_local std::vector<P> axes;
+template <class T>
+T shape_sd(const WorldCore<T>& a, const WorldCore<T>& b, std::type_identity_t<T> limit = std::numeric_limits<T>::infinity()) {
+  thread_local std::vector<Point2<T>> axes;
   axes.clear();
   add_axes(a, 1, axes);
   add_axes(b, -1, axes);
   if (a.vertices.size() == 1 && b.vertices.size() == 1) {
-    const P d = b.vertices[0] - a.vertices[0];
+    const Point2<T> d = b.vertices[0] - a.vertices[0];
     if (norm(d) == 0) return -a.radius - b.radius;
     axes.push_back(unit(d));
   }
-  double max_separation = -std::numeric_limits<double>::infinity();
-  for (P u : axes) {
+  T max_separation = -std::numeric_limits<T>::infinity();
+  for (Point2<T> u : axes) {
     max_separation = std::max(max_separation, separation_along(u, a, b));
     if (max_separation - a.radius - b.radius > limit) return max_separation - a.radius - b.radius;
   }
   if (max_separation <= 0) return max_separation - a.radius - b.radius;
-  auto edges_distance = [](const Core& points, const Core& edges) {
-    double best = std::numeric_limits<double>::infinity();
+  auto edges_distance = [](const WorldCore<T>& points, const WorldCore<T>& edges) {
+    T best = std::numeric_limits<T>::infinity();
     const std::size_t n = edges.vertices.size();
-    for (P p : points.vertices) {
+    for (Point2<T> p : points.vertices) {
       if (n == 1) best = std::min(best, norm(p - edges.vertices[0]));
       else if (n == 2) best = std::min(best, segment_distance(p, edges.vertices[0], edges.vertices[1]));
       else
@@ -1823,9 +1831,9 @@ TEST(Raycast, RaysAlongSliversFarFromTheOriginHitOnTheirSurfaceOrMissByMoreThanT
   // a tenth of it) placed 1e5 (float) or 1e8 (double) from the origin at any turn, and rays along
   // their long edges or into their sharp corner within its angle, turned by 1e-9 to 1e-3 rad and
   // moved sideways by up to four bands, from 10 to 1e5 lengths away. Oracle in long double from
-  // the placed vertices: a hit lies within the touching band of the surface; a miss passes
-  // farther than half the band from the sliver, and never within an eighth of it (between the
-  // two is too close to call).
+  // the placed vertices (point_sd, shape_sd): a hit lies within the touching band of the surface;
+  // a miss passes farther than half the band from the sliver, and never within an eighth of it
+  // (between the two is too close to call).
   std::mt19937 random(29);
   std::uniform_real_distribution<double> uniform(0, 1);
   auto log_uniform = [&](double low, double high) { return low * std::pow(high / low, uniform(random)); };
@@ -1837,7 +1845,7 @@ TEST(Raycast, RaysAlongSliversFarFromTheOriginHitOnTheirSurfaceOrMissByMoreThanT
     const Shape sliver = make_polygon(std::vector<Vec2>{{0, 0}, {R(length_along), 0}, {R(tip * length_along), R(width)}}).value();
     const double place_angle = 2 * 3.14159265358979 * uniform(random);
     const Transform pose = at(far * std::cos(place_angle), far * std::sin(place_angle), 2 * 3.14159265358979 * uniform(random));
-    const std::vector<LP> vertices = world_core<L>(sliver, pose).vertices;
+    const WorldCore<L> placed = world_core<L>(sliver, pose);
     // The ray, built in the sliver's frame along its long edge (or back along it), then placed.
     const bool backwards = uniform(random) < 0.5;
     const double tilt = (uniform(random) < 0.5 ? -1 : 1) * log_uniform(1e-9, 1e-3);
@@ -1860,38 +1868,15 @@ TEST(Raycast, RaysAlongSliversFarFromTheOriginHitOnTheirSurfaceOrMissByMoreThanT
     const double band = 4 * double(contact_tolerance(coordinate_magnitude(ray.origin - pose.position) +
                                                      coordinate_magnitude(ray.origin + ray.translation - pose.position) +
                                                      2 * size_scale(std::get<Polygon>(sliver))));
-    // Long-double distance from a point, and from the ray's segment, to the sliver (0 inside or crossing).
-    auto point_distance = [&](LP p) {
-      bool inside = true;
-      L best = std::numeric_limits<L>::max();
-      for (std::size_t i = 0; i < 3; ++i) {
-        const LP a = vertices[i], b = vertices[(i + 1) % 3], e = b - a;
-        inside = inside && cross(e, p - a) >= 0;
-        const L t = std::clamp(dot(p - a, e) / dot(e, e), L(0), L(1));
-        best = std::min(best, norm(p - (a + t * e)));
-      }
-      return inside ? L(0) : best;
-    };
-    const LP ray_start = lp(ray.origin), ray_end = lp(ray.origin) + lp(ray.translation);
-    auto ray_distance = [&] {
-      L best = std::min(point_distance(ray_start), point_distance(ray_end));
-      for (std::size_t i = 0; i < 3; ++i) {
-        const LP a = vertices[i], b = vertices[(i + 1) % 3];
-        const L side_a = cross(ray_end - ray_start, a - ray_start), side_b = cross(ray_end - ray_start, b - ray_start);
-        const L side_start = cross(b - a, ray_start - a), side_end = cross(b - a, ray_end - a);
-        if ((side_a > 0) != (side_b > 0) && (side_start > 0) != (side_end > 0)) return L(0);
-        const LP d = ray_end - ray_start;
-        const L t = std::clamp(dot(a - ray_start, d) / dot(d, d), L(0), L(1));
-        best = std::min(best, norm(a - (ray_start + t * d)));
-      }
-      return best;
-    };
+    // The ray's segment as a core, for its long-double distance from the sliver (negative when it crosses it).
+    const WorldCore<L> ray_segment{{lp(ray.origin), lp(ray.origin) + lp(ray.translation)}, 0};
     if (hit) {
       ++hits;
       // The hit point is a world point: it rounds by the round-off of its own coordinates too.
       const double point_band = band + 4 * double(contact_tolerance(coordinate_magnitude(hit->point)));
-      EXPECT_LE(double(point_distance(lp(hit->point))), point_band) << "trial " << trial << " hit at " << str(hit->point) << " fraction " << hit->fraction;
-    } else if (const double passes_at = double(ray_distance()); passes_at > band / 2) {
+      EXPECT_LE(std::abs(double(point_sd(placed, lp(hit->point)))), point_band)
+          << "trial " << trial << " hit at " << str(hit->point) << " fraction " << hit->fraction;
+    } else if (const double passes_at = double(shape_sd(ray_segment, placed)); passes_at > band / 2) {
       ++misses;
     } else {
       // Within half a touching band (an eighth of this band) the ray touches the sliver: a hit.
