@@ -413,14 +413,16 @@ std::optional<RayHit> raycast(const Polygon& shape, const Transform& transform, 
       return offset < -tolerance() ? std::nullopt : cast_polygon_in_band(shape, transform, ray);
     }
   }
+  if (entering_edge < 0) return cast_polygon_in_band(shape, transform, ray);
   // The origin's depth outside the entering edge's line is lower x |approach|.
-  if (entering_edge < 0 || !(lower * slope(entering_edge) > tolerance())) return cast_polygon_in_band(shape, transform, ray);
+  const Real entering_slope = slope(entering_edge);
+  if (!(lower * entering_slope > tolerance())) return cast_polygon_in_band(shape, transform, ray);
   // The crossing of a line the ray meets at a shallow angle moves far along the ray with the
   // round-off of the offsets (about 4.5 epsilons of the band's magnitude over the angle's sine): a
   // sliver's long edge 4e6 from the origin in float was entered 1,900 units before the sliver. From
   // |approach| >= |direction|_1 / 2 on, that stays within about half the band; below it, the
   // entry must lie within the edge's extent, else the banded clip decides.
-  if (2 * slope(entering_edge) < coordinate_magnitude(direction) &&
+  if (2 * entering_slope < coordinate_magnitude(direction) &&
       !position_on_edge(origin, direction, lower, vertices[entering_edge], vertices[entering_edge + 1 == count ? 0 : entering_edge + 1]).within()) {
     return cast_polygon_in_band(shape, transform, ray);
   }
