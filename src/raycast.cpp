@@ -273,7 +273,6 @@ std::optional<RayHit> cast_rounded_core(const detail::PolygonView& core, const T
   // entry is held to the same test: beyond its edge's end, the clip's interval is empty to
   // round-off (two edges' lines met at an angle below what its bounds resolve, at a needle's
   // point 1e8 from the origin in double) and the ray misses unless it grazes that vertex.
-  const Real direction_length = length(direction);  // its square may underflow in float
   auto hit_through = [&](const WidenedClip& entry) -> std::optional<RayHit> {
     const int edge = entry.entering_edge;
     const Vec2 start_vertex = vertices[edge], end_vertex = vertices[edge + 1 == count ? 0 : edge + 1];
@@ -281,6 +280,7 @@ std::optional<RayHit> cast_rounded_core(const detail::PolygonView& core, const T
     const EdgePosition position = position_on_edge(origin, direction, crossing, start_vertex, end_vertex);
     if (crossing > 0 && !position.within()) {
       const Vec2 to_vertex = (position.along < 0 ? start_vertex : end_vertex) - origin;
+      const Real direction_length = length(direction);  // its square may underflow in float
       const Vec2 unit = (Real(1) / direction_length) * direction;
       const Real ahead = dot(to_vertex, unit), off_line = cross(unit, to_vertex);  // the vertex's distances along and across the ray
       if (!(std::abs(off_line) <= tolerance && ahead >= -tolerance && ahead <= ray.max_fraction * direction_length + tolerance)) return std::nullopt;
