@@ -437,21 +437,89 @@ DistanceResult distance(const Shape& a, const Transform& transform_a, const Shap
   return best;
 }
 
+namespace {
+
+/// What the outlines of the compounds on either side of a cast say about a contact between two of
+/// their parts (src/seams.cpp, outline_contact), the points and the normal (A to B) in A's frame,
+/// B placed by `b_to_a`: whether a point lies on a seam, the normal the outlines allow nearest
+/// `normal`, and, for B moving along `direction` (unit, zero for none), whether it enters an
+/// outline and the normal it closes on there.
+struct SeamVerdict {
+  bool on_seam = false;
+  Vec2 normal;
+  bool enters = false;
+  Vec2 blocking_normal;
+};
+SeamVerdict judge_on_outlines(const Shape& a, const Shape& b, const Transform& b_to_a, Vec2 point_a, Vec2 point_b, Vec2 normal, Vec2 direction) {
+  SeamVerdict verdict{false, normal, false, {}};
+  if (const Compound* compound = std::get_if<Compound>(&a)) {
+    const detail::OutlineContact outline = detail::outline_contact(*compound, point_a, normal, direction);
+    verdict = {outline.on_seam, outline.normal, outline.on_seam && outline.enters, outline.blocking_normal};
+  }
+  if (const Compound* compound = std::get_if<Compound>(&b)) {
+    // Seen from B: its outward normal is the contact normal reversed, and A moves the other way.
+    const detail::OutlineContact outline = detail::outline_contact(*compound, inverse_transform_point(b_to_a, point_b),
+                                                                   inverse_rotate(b_to_a.rotation, -verdict.normal),
+                                                                   inverse_rotate(b_to_a.rotation, -direction));
+    if (outline.on_seam) {
+      verdict.on_seam = true;
+      verdict.normal = -rotate(b_to_a.rotation, outline.normal);
+      if (outline.enters && !verdict.enters) {
+        verdict.enters = true;
+        verdict.blocking_normal = -rotate(b_to_a.rotation, outline.blocking_normal);
+      }
+    }
+  }
+  return verdict;
+}
+
+}  // namespace
+
 std::optional<CastHit> shape_cast(const Shape& a, const Transform& transform_a, const Shape& b, const Transform& transform_b,
                                   Vec2 translation_b, const CastOptions& options) {
-  // In A's frame: B placed by b_to_a, moving by the motion turned into A's axes.
+  // In A's frame: B placed by b_to_a, moving by the motion turned into A's axes. A compound is
+  // cast part against part, and its seams (the cuts between its pieces, not its surface) are then
+  // judged against its outline (src/seams.cpp):
+  // - a hit on a seam's end, where a piece may report the seam's normal, takes the normal the
+  //   outline allows there nearest it;
+  // - a pair of parts that touch at time 0 on a seam, whose own cast finds nothing because the
+  //   motion runs along the seam or away from the part, is met at time 0 when the motion closes
+  //   on the outline: for every normal the outline allows there (a point on a seam and on no
+  //   outside face is inside). Only a point or a segment can do so unseen by the parts (a shape
+  //   with area entering the outline enters a piece).
   const Transform b_to_a = inverse_compose(transform_a, transform_b);
   const Vec2 motion = inverse_rotate(transform_a.rotation, translation_b);
   const Aabb box_b = compute_aabb(b, b_to_a);
   const Aabb swept_b = box_b.merged({box_b.lower + motion, box_b.upper + motion});
   const Aabb region_b = swept_b.expanded(culling_margin(swept_b) + options.target_separation);  // a cast stops target_separation short
+  const bool has_seams = is_compound(a) || is_compound(b);
+  const Real motion_length = length(motion);
+  const Vec2 motion_direction = motion_length > 0 ? (Real(1) / motion_length) * motion : Vec2{};
   std::optional<CastHit> earliest;
   for_each_part(a, Transform{}, &region_b, [&](const auto& part_a, const Transform& placed_a, int) {
     // B's parts whose path can reach A's part start in A's part's box pushed back along the motion.
     const Aabb box_a = compute_aabb(part_a, placed_a);
     const Aabb region = box_a.expanded(culling_margin(box_a) + options.target_separation).merged({box_a.lower - motion, box_a.upper - motion});
     for_each_part(b, b_to_a, &region, [&](const auto& part_b, const Transform& placed_b, int) {
-      const std::optional<CastHit> hit = shape_cast(part_a, placed_a, part_b, placed_b, motion, options);
+      std::optional<CastHit> hit = shape_cast(part_a, placed_a, part_b, placed_b, motion, options);
+      if (has_seams && hit) {
+        const Vec2 surface_a = hit->point - Real(0.5) * options.target_separation * hit->normal;
+        const Vec2 surface_b = hit->point + Real(0.5) * options.target_separation * hit->normal;
+        // Met at time 0 (closing on a piece), the surface the motion closes on is the one to report.
+        const SeamVerdict verdict = judge_on_outlines(a, b, {b_to_a.position + hit->time * motion, b_to_a.rotation}, surface_a, surface_b,
+                                                      hit->normal, hit->time == 0 ? motion_direction : Vec2{});
+        hit->normal = verdict.enters ? verdict.blocking_normal : verdict.normal;
+      } else if (has_seams && motion_length > 0 && (!earliest || earliest->time > 0)) {
+        const Aabb box_b_now = compute_aabb(part_b, placed_b);
+        if (box_a.expanded(culling_margin(box_a) + options.target_separation).overlaps(box_b_now)) {
+          const DistanceResult start = distance(part_a, placed_a, part_b, placed_b);
+          const Real band = contact_tolerance(coordinate_magnitude(start.point_a) + coordinate_magnitude(start.point_b));
+          if (start.distance <= options.target_separation + band) {
+            const SeamVerdict verdict = judge_on_outlines(a, b, b_to_a, start.point_a, start.point_b, start.normal, motion_direction);
+            if (verdict.enters) hit = CastHit{0, Real(0.5) * (start.point_a + start.point_b), verdict.blocking_normal, true};
+          }
+        }
+      }
       if (hit && (!earliest || hit->time < earliest->time)) earliest = hit;
       return true;
     });

@@ -74,6 +74,17 @@ bool child_allows(const CompoundChild& child, Vec2 q, Vec2 normal, Real toleranc
   return dot(normal, nearest.normal) >= same_direction_cosine;
 }
 
+/// Does every child that q lies on (or in), `except` aside, allow `normal` as the outline's
+/// outward normal at q (compound frame)?
+bool outline_allows_at(const Compound& compound, Vec2 q, Vec2 normal, Real tolerance, int except = -1) {
+  bool allowed = true;
+  for_each_child_overlapping(compound, Aabb{q, q}.expanded(tolerance), [&](int other) {
+    if (other != except) allowed = child_allows(compound.children()[other], q, normal, tolerance);
+    return allowed;
+  });
+  return allowed;
+}
+
 /// The point of the compound side's surface at a manifold point, in the compound's frame.
 Vec2 surface_point(const Manifold& manifold, const ManifoldPoint& point, const Transform& transform, bool compound_is_a) {
   const Real half_gap = Real(0.5) * point.separation;
@@ -87,13 +98,7 @@ bool outline_allows(const Compound& compound, const Transform& transform, int ch
   const Vec2 outward = inverse_rotate(transform.rotation, compound_is_a ? manifold.normal : -manifold.normal);
   for (int i = 0; i < manifold.point_count; ++i) {
     const Vec2 q = surface_point(manifold, manifold.points[i], transform, compound_is_a);
-    const Real tolerance = on_surface_tolerance(q);
-    bool allowed = true;
-    for_each_child_overlapping(compound, Aabb{q, q}.expanded(tolerance), [&](int other) {
-      if (other != child) allowed = child_allows(compound.children()[other], q, outward, tolerance);
-      return allowed;
-    });
-    if (!allowed) return false;
+    if (!outline_allows_at(compound, q, outward, on_surface_tolerance(q), child)) return false;
   }
   return true;
 }
@@ -219,6 +224,73 @@ bool feature_is_voided(const Compound& compound, const SeamView& view, const std
 }
 
 }  // namespace
+
+OutlineContact outline_contact(const Compound& compound, Vec2 q, Vec2 wanted, Vec2 direction) {
+  // The pieces through q, each seen from q: its faces through q (one inside a face, two at a
+  // corner), split into seams and outside faces. Moving along `direction` enters a piece when it
+  // goes into the piece across every face through q (along a seam counts: the piece beyond the
+  // seam covers it), or at once when q lies inside the piece.
+  const Real tolerance = on_surface_tolerance(q);
+  const Real along_slack = direction_tolerance;
+  OutlineContact result{false, wanted, false, -direction};
+  std::vector<Vec2> faces;  // outward normals of the outside faces through q
+  bool enters = false;
+  for_each_child_overlapping(compound, Aabb{q, q}.expanded(tolerance), [&](int index) {
+    const CompoundChild& child = compound.children()[index];
+    const Polygon* polygon = std::get_if<Polygon>(&child.shape);
+    if (polygon == nullptr || polygon->radius() > 0) {
+      const PointProjection nearest = closest_point_on_child(child, q);
+      if (nearest.signed_distance < -tolerance) enters = true;
+      if (std::abs(nearest.signed_distance) > tolerance) return true;
+      faces.push_back(nearest.normal);
+      enters = enters || dot(direction, nearest.normal) < -along_slack;
+      return true;
+    }
+    const int count = polygon->count();
+    bool on_piece = false, into_piece = true, inside_piece = true;
+    for (int edge = 0; edge < count; ++edge) {
+      const Vec2 from = transform_point(child.transform, polygon->vertices()[edge]);
+      const Vec2 to = transform_point(child.transform, polygon->vertices()[(edge + 1) % count]);
+      const Vec2 normal = rotate(child.transform.rotation, polygon->normals()[edge]);
+      if (dot(normal, q - from) > -tolerance) inside_piece = false;
+      if (length(lerp(from, to, closest_parameter_on_segment(from, to, q)) - q) > tolerance) continue;
+      on_piece = true;
+      const bool seam = compound.is_internal_edge(index, edge);
+      if (seam) {
+        result.on_seam = true;
+      } else {
+        faces.push_back(normal);
+      }
+      into_piece = into_piece && dot(direction, normal) < (seam ? along_slack : -along_slack);
+    }
+    enters = enters || inside_piece || (on_piece && into_piece);
+    return true;
+  });
+  if (!result.on_seam) return result;
+  result.enters = direction != Vec2{} && enters;
+  // The normal asked for when allowed; else the face normal nearest it, an allowed one first (at
+  // a reflex corner no face's normal is allowed by both pieces).
+  if (!outline_allows_at(compound, q, wanted, tolerance)) {
+    int best = -1;
+    bool best_allowed = false;
+    for (int i = 0; i < static_cast<int>(faces.size()); ++i) {
+      const bool allowed = outline_allows_at(compound, q, faces[i], tolerance);
+      if (best < 0 || (allowed && !best_allowed) || (allowed == best_allowed && dot(faces[i], wanted) > dot(faces[best], wanted))) {
+        best = i;
+        best_allowed = allowed;
+      }
+    }
+    if (best >= 0) result.normal = faces[best];
+  }
+  bool blocking_found = false;
+  for (const Vec2 face : faces) {
+    if (dot(face, direction) < -along_slack && (!blocking_found || dot(face, direction) > dot(result.blocking_normal, direction))) {
+      result.blocking_normal = face;
+      blocking_found = true;
+    }
+  }
+  return result;
+}
 
 void resolve_seams(const Compound& compound, const Transform& transform, bool compound_is_a, const Shape& other,
                    const Transform& other_transform, std::vector<ChildManifold>& manifolds, std::size_t first,

@@ -18,4 +18,26 @@ void resolve_seams(const Compound& compound, const Transform& transform, bool co
                    const Transform& other_transform, std::vector<ChildManifold>& manifolds, std::size_t first,
                    const CollideOptions& options);
 
+/// How a compound's outline meets a contact at a point q of its surface, for casts (whose hits
+/// and touching starts are found piece by piece, where a piece's seam looks like surface).
+struct OutlineContact {
+  bool on_seam = false;  ///< q lies on a seam (within the contact tolerance): the outline, not q's piece, decides
+  /// The outward unit normal (compound frame) nearest the one asked for that the outline allows at
+  /// q: it itself when allowed, else an outside face's through q (at a corner, the normals between
+  /// its two faces'; at a reflex corner, either face's). Unchanged off the seams or when no outside
+  /// face passes through q.
+  Vec2 normal;
+  /// Moving from q along the direction given enters the outline (a piece, or a seam between two):
+  /// the direction is not outward or along an outside face through q. On a seam only.
+  bool enters = false;
+  /// When it enters: the outward normal of an outside face through q that the direction closes on,
+  /// the least opposed one (the surface a cast-and-slide should slide along); minus the direction
+  /// when q lies under a seam, on no outside face.
+  Vec2 blocking_normal;
+};
+
+/// The outline's verdict at q (compound frame) on the outward normal `wanted` and, when
+/// `direction` (unit, compound frame) is not zero, on moving from q along it (src/seams.cpp).
+OutlineContact outline_contact(const Compound& compound, Vec2 q, Vec2 wanted, Vec2 direction);
+
 }  // namespace collide2d::detail

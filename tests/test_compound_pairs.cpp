@@ -587,4 +587,53 @@ TEST(CompoundPenetration, TwoNearlyParallelContactPlanesDoNotSendBFarAway) {
   EXPECT_FALSE(overlap(a, pose, b, moved));
 }
 
+TEST(CompoundCast, APointSlidingIntoTheOutlineAlongASeamIsMetAtTimeZero) {
+  // From the mover fuzzer: a square cut along its diagonal into two triangles, and a point (a
+  // segment with coinciding ends, or a circle of radius 0) resting on the corner where the cut
+  // meets the outline. Moving along the cut, it slides along a face of each piece, so each
+  // piece's own cast found nothing, and a mover went 32 units into a compound. The point enters
+  // the outline: a hit at time 0 whose normal is an outside face's, not the cut's.
+  auto triangle = [](Vec2 p, Vec2 q, Vec2 r) { return CompoundChild{make_polygon(std::vector<Vec2>{p, q, r}).value(), {}}; };
+  const Shape square = make_compound({triangle({0, 0}, {2, 0}, {2, 2}), triangle({0, 0}, {2, 2}, {0, 2})}).value();
+  ASSERT_TRUE(std::get<Compound>(square).is_internal_edge(0, 2));
+  const Transform pose{{5, -3}, Rot::from_angle(Real(0.3))};
+  auto world_of = [&](Vec2 local) { return transform_point(pose, local); };
+  const Vec2 into = rotate(pose.rotation, Vec2{-1, -1});  // along the cut, from the corner (2, 2) inward
+  for (const Shape& point : {Shape(Segment{{}, {}}), Shape(Circle{{}, 0})}) {
+    const Transform at_corner{world_of({2, 2}), {}};
+    const std::optional<CastHit> hit = shape_cast(square, pose, point, at_corner, into);
+    ASSERT_TRUE(hit.has_value());
+    EXPECT_EQ(hit->time, 0);
+    EXPECT_TRUE(hit->initially_touching);
+    // An outside face's normal at the corner, (1, 0) or (0, 1) in the square's frame.
+    const Vec2 local_normal = inverse_rotate(pose.rotation, hit->normal);
+    EXPECT_TRUE(std::abs(local_normal.x - 1) + std::abs(local_normal.y) <= Real(1e-5) ||
+                std::abs(local_normal.y - 1) + std::abs(local_normal.x) <= Real(1e-5));
+    // The pair the other way round: the square moves onto the point.
+    const std::optional<CastHit> swapped = shape_cast(point, at_corner, square, pose, -into);
+    ASSERT_TRUE(swapped.has_value());
+    EXPECT_EQ(swapped->time, 0);
+    EXPECT_NEAR(dot(swapped->normal, -hit->normal), 1, Real(1e-5));
+    // Lying on the cut inside the square is inside the outline, whichever way it moves along it.
+    const Transform on_cut{world_of({1, 1}), {}};
+    for (const Vec2 along : {into, -into}) {
+      const std::optional<CastHit> inside = shape_cast(square, pose, point, on_cut, along);
+      ASSERT_TRUE(inside.has_value());
+      EXPECT_EQ(inside->time, 0);
+    }
+    // Leaving the corner outward, or sliding along an outside face, meets nothing.
+    EXPECT_FALSE(shape_cast(square, pose, point, at_corner, -into).has_value());
+    EXPECT_FALSE(shape_cast(square, pose, point, at_corner, rotate(pose.rotation, Vec2{0, -1})).has_value());
+    EXPECT_FALSE(shape_cast(square, pose, point, at_corner, rotate(pose.rotation, Vec2{-1, 0})).has_value());
+    // Arriving at the corner from outside along the cut's line: a normal of the outline's corner.
+    const Transform outside{world_of({3, 3}), {}};
+    const std::optional<CastHit> arrival = shape_cast(square, pose, point, outside, 2 * into);
+    ASSERT_TRUE(arrival.has_value());
+    EXPECT_NEAR(arrival->time, Real(0.5), Real(1e-4));
+    const Vec2 arrival_normal = inverse_rotate(pose.rotation, arrival->normal);
+    EXPECT_GE(arrival_normal.x, -Real(1e-5));
+    EXPECT_GE(arrival_normal.y, -Real(1e-5));
+  }
+}
+
 }  // namespace
