@@ -425,10 +425,13 @@ TEST(CompoundPenetration, ASegmentAlongTheCutBetweenTwoPiecesIsInsideTheOutline)
 
 TEST(CompoundPenetration, TouchingWitnessPointsMeetWhateverTheManifolds) {
   // From the pair-query fuzzer: a capsule 25 long against a compound of three triangles with
-  // coordinates of 1.7e7 (two units of float round-off there), a sliver among them. The pieces'
-  // overlaps are within their bands, so the pair only touches; the witness was taken from a
-  // manifold point of the sliver with separation -31,782 and 15,000 units away, so point_a -
-  // point_b was 31,800 long for a depth of 0. The witnesses are now the closest points.
+  // coordinates of 1.7e7 (two units of float round-off there), a sliver among them. The witness
+  // was taken from a manifold point of the sliver with separation -31,782 and 15,000 units away,
+  // so point_a - point_b was 31,800 long for a depth of 0. The witnesses are now the closest
+  // points. In float the pieces' overlaps are within their bands, so the pair was then found only
+  // touching; the capsule lies inside the outline, 31,780 deep (its centre's distance from the
+  // outline, which lower-bounds the depth), as in double (mover fuzzer: a push_out that left a
+  // segment 17,000 deep in such a compound).
   const Real step = std::ldexp(Real(1), -10);
   const Shape capsule = Capsule{{-19099 * step, -5023 * step}, {-7313 * step, -5066 * step}, 29779 * step / 4};
   auto triangle = [](Vec2 p, Vec2 q, Vec2 r) { return CompoundChild{make_polygon(std::vector<Vec2>{p, q, r}).value(), {}}; };
@@ -442,12 +445,17 @@ TEST(CompoundPenetration, TouchingWitnessPointsMeetWhateverTheManifolds) {
   ASSERT_TRUE(found.has_value());
   const Real band = 64 * contact_tolerance(Real(5e7));
   EXPECT_LE(length(found->point_a - found->point_b - found->depth * found->normal), band);
-  if (sizeof(Real) == sizeof(float)) {  // in double the coordinates are exact and the capsule is inside the outline
-    EXPECT_LE(found->depth, found->tolerance + band);
-    EXPECT_LE(length(found->point_a - capsule_pose.position), 64);  // near the capsule, not 15,000 away
-  }
+  EXPECT_LE(length(found->point_a - capsule_pose.position), 64);  // near the capsule, not 15,000 away
+  const Vec2 centre = transform_point(capsule_pose, Vec2{(-19099 - 7313) * step / 2, (-5023 - 5066) * step / 2});
+  const Real centre_depth = -closest_point(pieces, pieces_pose, centre).signed_distance;
+  EXPECT_GT(centre_depth, 30000);
+  EXPECT_GE(found->depth, centre_depth - band);
+  EXPECT_LE(found->depth, centre_depth + size_scale(capsule) + band);
+  const std::optional<Penetration> swapped = penetration(pieces, pieces_pose, capsule, capsule_pose);
+  ASSERT_TRUE(swapped.has_value());
+  EXPECT_NEAR(swapped->depth, found->depth, band);
   const Transform moved{capsule_pose.position - (found->depth + band) * found->normal, capsule_pose.rotation};
-  EXPECT_FALSE(overlap(capsule, moved, pieces, pieces_pose) && found->depth > found->tolerance);
+  EXPECT_FALSE(overlap(capsule, moved, pieces, pieces_pose));
 }
 
 TEST(CompoundPenetration, ASegmentBesideASliverIsNotAlongItsSeam) {
@@ -634,6 +642,55 @@ TEST(CompoundCast, APointSlidingIntoTheOutlineAlongASeamIsMetAtTimeZero) {
     EXPECT_GE(arrival_normal.x, -Real(1e-5));
     EXPECT_GE(arrival_normal.y, -Real(1e-5));
   }
+}
+
+TEST(CompoundPenetration, ASegmentWithinTheBandsOfASliversSeamIsInsideTheOutline) {
+  // From the mover fuzzer (fuzz/regressions/fuzz_mover): a compound 1.2e7 across whose pieces
+  // include slivers, and a segment 125 long lying within 52 of a seam between two of them, 17,000
+  // inside the outline. In float the pieces' bands there are 30 to 60 wide, so the segment only
+  // touched each piece and penetration() with the segment first found the pair touching (depth
+  // 0), while the compound first gave 17,071; push_out() then left the segment inside. The
+  // segment's middle lies inside the outline (the compound's point query), which bounds the depth
+  // from below, whichever shape comes first, and the translation found frees the pair.
+  // Coordinates as the fuzzer made them (exact in float).
+  auto triangle = [](Vec2 p, Vec2 q, Vec2 r) { return CompoundChild{make_polygon(std::vector<Vec2>{p, q, r}).value(), {}}; };
+  const Shape compound = make_compound({triangle({0x1.09p+20f, 0x1.09p+20f}, {-0x1.ffa8p+22f, -0x1.a8p+22f}, {-0x1.fcp+22f, -0x1.ffd8p+22f}),
+                                        triangle({-0x1.fcp+22f, -0x1.ffd8p+22f}, {0x1.fc58p+22f, 0x1.fc5cp+22f}, {0x1.09p+20f, 0x1.09p+20f}),
+                                        triangle({0x1.fc58p+22f, 0x1.fc5cp+22f}, {0x1.09p+20f, 0x1.0ffp+20f}, {0x1.09p+20f, 0x1.09p+20f})})
+                             .value();
+  const Vec2 start{-0x1.47a8p+5f, -0x1.fe04p+5f}, end{0x1.fe4p+5f, 0x1.09p+3f};
+  const Shape segment = Segment{start, end};
+  const Transform segment_pose{{0x1.09p+5f, 0x1.09p+5f}, {0x1.d646bcp-1f, 0x1.94e422p-2f}};
+  // Where push_out() had moved the compound (the mover) when it stopped, and where it started.
+  const Transform stopped{{Real(-211.828125) + Real(5273.81055), Real(-207.796875) - Real(750.908569)}, {-0x1.9a7b1p-1f, -0x1.3205bp-1f}};
+  const Transform started{{-0x1.a7a8p+7f, -0x1.9f98p+7f}, {-0x1.9a7b1p-1f, -0x1.3205bp-1f}};
+  const Real band = 64 * contact_tolerance(size_scale(compound) + 1e4f);
+  const Vec2 middle = transform_point(segment_pose, Real(0.5) * (start + end));
+  for (const Transform& pose : {stopped, started}) {
+    const Real middle_depth = -closest_point(compound, pose, middle).signed_distance;
+    EXPECT_GT(middle_depth, 10 * band);
+    const std::optional<Penetration> found = penetration(segment, segment_pose, compound, pose);
+    ASSERT_TRUE(found.has_value());
+    EXPECT_GE(found->depth, middle_depth - band);
+    const Transform freed{pose.position + (found->depth + band) * found->normal, pose.rotation};
+    EXPECT_FALSE(overlap(segment, segment_pose, compound, freed));
+    // The other way round the depth is bounded the same way, though it is not always the least
+    // translation (in double, 125,359 where 22,416 frees the pair): the fallback's documented limit.
+    const std::optional<Penetration> swapped = penetration(compound, pose, segment, segment_pose);
+    ASSERT_TRUE(swapped.has_value());
+    EXPECT_GE(swapped->depth, middle_depth - band);
+  }
+  // push_out() of the compound from a world holding the segment frees it.
+  World world;
+  BodyDefinition body;
+  body.shape = segment;
+  body.transform = segment_pose;
+  world.add(std::move(body));
+  world.update();
+  const PushOutResult pushed = push_out(world, compound, started);
+  EXPECT_EQ(pushed.status, PushOutStatus::resolved);
+  const std::optional<Penetration> after = penetration(segment, segment_pose, compound, pushed.transform);
+  EXPECT_TRUE(!after || after->depth <= band);
 }
 
 }  // namespace
