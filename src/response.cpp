@@ -5,7 +5,9 @@
 // or, when apart, from its closest points (n.t >= skin - gap); solve for the shortest t
 // satisfying all of them at once (src/plane_solver.cpp, exact for two unknowns); apply it and
 // repeat, because a plane is only a linearisation of the surface, until nothing is within the
-// skin or the cap. One body alone is freed by its penetration exactly.
+// skin or the cap. One body alone is freed by its penetration exactly. A translation longer than
+// the shape and the bodies it meets are wide is no way out (nearly opposed planes, as of circles
+// nested on one centre, meet far away): the shape is squeezed, as between opposed planes.
 //
 // move_and_slide outline (the cast-and-slide loop of Box2D v3's mover, b2World_CastMover with
 // b2SolvePlanes, and of Godot's move_and_slide):
@@ -67,9 +69,11 @@ PushOutResult push_out(const World& world, const Shape& shape, const Transform& 
     std::vector<detail::ContactPlane> constraints;
     Real band = contact_tolerance(reach + options.skin);
     bool overlapping = false;
+    Aabb met = box;  // the shape and every body within its skin
     for (BodyHandle body : world.query_aabb(box.expanded(band), options.filter.filter)) {
       const BodyDefinition& definition = *world.find(body);
       if (body == options.filter.ignore || (definition.sensor && !options.filter.include_sensors)) continue;
+      met = met.merged(compute_aabb(definition.shape, definition.transform));
       if (const std::optional<Penetration> contact = penetration(definition.shape, definition.transform, shape, result.transform)) {
         band = std::max(band, contact->tolerance);
         overlapping = overlapping || contact->depth > contact->tolerance;
@@ -86,7 +90,7 @@ PushOutResult push_out(const World& world, const Shape& shape, const Transform& 
       return result;
     }
     const std::optional<Vec2> translation = detail::shortest_translation(constraints, band);
-    if (!translation) {
+    if (!translation || length(*translation) > length(met.upper - met.lower) + options.skin + band) {
       if (overlapping) result.status = PushOutStatus::squeezed;
       return result;
     }

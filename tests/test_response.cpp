@@ -203,6 +203,25 @@ TEST(PushOut, KeepsTheSkinAndReportsASqueeze) {
   EXPECT_EQ(squeezed.status, PushOutStatus::squeezed);
 }
 
+TEST(PushOut, NestedCirclesSqueezeRatherThanSendTheShapeFarAway) {
+  // From the mover fuzzer: a circle inside two circles of its size whose centres are a hair from
+  // its own, on opposite sides. Their planes face nearly opposite ways and meet some 15,000 away,
+  // and push_out() took that corner as the way out (165,000 in the fuzzer's case, for circles 256
+  // across), reporting it resolved. A translation longer than the shape and the bodies it meets
+  // are wide is no way out: squeezed.
+  World world;
+  world.add({.shape = Circle{{}, 128}, .transform = {{Real(-1.5), Real(1.6)}, {}}});
+  world.add({.shape = Circle{{}, 128}, .transform = {{Real(0.02), Real(-0.02)}, {}}});
+  world.update();
+  const Shape mover = Circle{{}, 128};
+  const Transform inside{{Real(-0.07), Real(0.07)}, {}};
+  for (const Real kept : {Real(0), Real(2)}) {
+    const PushOutResult pushed = push_out(world, mover, inside, {.skin = kept});
+    EXPECT_EQ(pushed.status, PushOutStatus::squeezed);
+    EXPECT_LE(length(pushed.translation), 600);  // never beyond what the bodies span
+  }
+}
+
 TEST(WorldMoverQueries, AgreeWithBruteForceOverEveryBody) {
   Random random(13);
   World world;
