@@ -161,11 +161,15 @@ MoveResult move_and_slide(const World& world, const Shape& shape, const Transfor
   // A mover starting in overlap is freed first (with the skin), so every cast starts free.
   Vec2 start = transform.position;
   PushOutOptions push_options{.skin = 0, .max_iterations = options.max_iterations, .filter = options.filter};
-  if (push_out(world, shape, transform, push_options).iterations > 0) {
+  // Overlapping when a push with no skin moves it or finds it squeezed (the skin may still find a
+  // way out there: planes moved out by it meet elsewhere).
+  if (const PushOutResult freed = push_out(world, shape, transform, push_options); freed.iterations > 0 || freed.status != PushOutStatus::resolved) {
     push_options.skin = skin;
     result.pushed_out = push_out(world, shape, transform, push_options).translation;
-    result.path.push_back(start);
-    start += result.pushed_out;
+    if (result.pushed_out != Vec2{}) {
+      result.path.push_back(start);
+      start += result.pushed_out;
+    }
   }
   const bool started_on_floor = has_floor(planes_at(start));
   Vec2 position = start, left = motion;

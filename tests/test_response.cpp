@@ -504,6 +504,32 @@ TEST(MoveAndSlide, AMoverStartingInOverlapIsPushedOutFirst) {
   EXPECT_EQ(resting.pushed_out, (Vec2{}));
 }
 
+TEST(MoveAndSlide, AMoverSqueezedWithoutItsSkinIsFreedWhenTheSkinFreesIt) {
+  // From the mover fuzzer (its numbers, exact in float): a circle 15,000 across placed on a circle
+  // of its size (one centre) with a circle 100 across inside them, 3.3e6 from the origin. Without
+  // a skin the planes face opposite ways and push_out() finds it squeezed; with the mover's skin
+  // of 118,220 they meet within reach and free it. The mover took "squeezed without a skin" for
+  // "not overlapping", moved without being pushed and ended 14,777 deep; it now keeps the push
+  // the skin finds, and ends overlapping nothing.
+  const Transform pose{{-0x1.91ap+21f, -0x1.91ap+21f}, {0x1.e7e64cp-1f, -0x1.367876p-2f}};
+  const Shape large = Circle{{-0x1.91ap+11f, -0x1.91ap+11f}, 0x1.cdccp+12f};
+  const Shape small = Circle{{-0x1.91ap+4f, -0x1.91ap+4f}, 0x1.cdccp+5f};
+  World world;
+  world.add({.shape = small, .transform = pose});
+  world.add({.shape = large, .transform = pose});
+  world.update();
+  MoveOptions options;
+  options.skin = 0x1.cdccp+16f;
+  const PushOutResult with_skin = push_out(world, large, pose, {.skin = options.skin});
+  ASSERT_EQ(with_skin.status, PushOutStatus::resolved);
+  const MoveResult moved = move_and_slide(world, large, pose, {-0x1.91ap+21f, -0x1.91ap+21f}, options);
+  EXPECT_EQ(moved.pushed_out, with_skin.translation);
+  for (const Shape* body : {&small, &large}) {
+    const std::optional<Penetration> left = penetration(*body, pose, large, moved.transform);
+    EXPECT_TRUE(!left || left->depth <= left->tolerance);
+  }
+}
+
 TEST(MoveAndSlide, NeverTunnelsThroughAThinWallAtAnySpeed) {
   World world;
   world.add({.shape = make_box(Real(0.05), 5).value(), .transform = {{10, 0}, {}}});
