@@ -202,6 +202,21 @@ RoundedCoreHit first_hit_on_rounded_core(const PolygonView& core, Vec2 origin, V
   const EdgePosition position = position_on_edge(origin, direction, lower, v1, v2);
   const Real slack = tolerance * length_in_real(v2 - v1);
   if (position.extent > 0 && position.along >= -slack && position.along <= position.extent + slack) return {lower, core.normals[entering_edge]};
+  // At a vertex whose two edges are nearly collinear the two moved lines are crossed within
+  // round-off of each other, and the later crossing may be the one past its edge's end while the
+  // ray enters through the other edge, within its extent: that crossing, within the band of this
+  // one along the ray, is the hit.
+  const int neighbour = position.along < 0 ? core.previous(entering_edge) : core.next(entering_edge);
+  const Vec2 n1 = core.vertices[neighbour], n2 = core.vertices[core.next(neighbour)], normal = core.normals[neighbour];
+  if (const Real approach = dot(normal, direction); approach < 0) {
+    const Real fraction = (core.radius - dot(normal, origin - n1)) / approach;
+    const EdgePosition beside = position_on_edge(origin, direction, fraction, n1, n2);
+    const Real beside_slack = tolerance * length_in_real(n2 - n1);
+    if (fraction >= 0 && (lower - fraction) * length_in_real(direction) <= tolerance && beside.extent > 0 && beside.along >= -beside_slack &&
+        beside.along <= beside.extent + beside_slack) {
+      return {fraction, normal};
+    }
+  }
   const RayCircleHit hit =
       ray_circle_hit(origin, direction, [=] { return length_in_real(direction); }, position.along < 0 || position.extent == 0 ? v1 : v2, core.radius);
   if (!hit.found()) return {none, {}};

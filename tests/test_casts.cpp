@@ -1418,6 +1418,47 @@ TEST(ShapeCast, APointMeetingTheEndOfAThinCapsuleHasAUnitNormal) {
   EXPECT_FALSE(overlap(point, point_pose, capsule, before) && penetration(point, point_pose, capsule, before)->depth > R(1e-2));
 }
 
+TEST(ShapeCast, APointEnteringAPolygonBesideAnAlmostFlatVertexHits) {
+  // From the mover fuzzer: a point (a circle of radius 0) passes 0.0045 from a vertex whose two
+  // edges turn by 0.1 degrees (where a cut of a concave outline meets it), into the polygon. The
+  // two edges' lines are crossed within round-off of each other; the later crossing was the one
+  // 0.0045 past its edge's end, taken as the vertex's region, whose circle of radius 0 it missed:
+  // no hit, and a mover went 49 into a compound. The oracle: the clip of the ray against the
+  // edges in long double, whose entry is the first contact.
+  const std::vector<Vec2> corners = {{-0x1.8c1p+5f, -0x1.09a4p+7f}, {0x1.fd84p+7f, 0x1.898p+5f}, {0x1.fffcp+7f, 0x1.fffcp+7f},
+                                     {-0x1.fcb8p+7f, 0x1.fffcp+7f}, {-0x1p+8f, -0x1p+8f}};
+  const Shape polygon = make_polygon(corners).value();
+  const Shape point = Circle{{-0x1p+5f, -0x1p+5f}, 0};
+  const Transform point_pose{{-0x1p+10f, -0x1.fd9cp+9f}, {}};
+  const Transform polygon_pose{{-0x1.0d5e3cp+10f, -0x1.2e2a7ap+10f}, {-0x1p+0f, 0x1.777a5cp-24f}};
+  const Vec2 motion{-0x1.f965p+5f, 0x1.bc02cp+5f};  // the polygon's
+  // The point's path in the polygon's frame, in long double, clipped against the edges.
+  using Long = long double;
+  const Long c = polygon_pose.rotation.cosine, s = polygon_pose.rotation.sine;
+  const Long px = Long(point_pose.position.x) + point_pose.rotation.cosine * Long(-32) - point_pose.rotation.sine * Long(-32) - polygon_pose.position.x;
+  const Long py = Long(point_pose.position.y) + point_pose.rotation.sine * Long(-32) + point_pose.rotation.cosine * Long(-32) - polygon_pose.position.y;
+  const Long ox = c * px + s * py, oy = -s * px + c * py;  // the point, turned into the polygon's frame
+  const Long dx = -(c * motion.x + s * motion.y), dy = -(-s * motion.x + c * motion.y);  // its motion there
+  Long entry = 0, leave = 1;
+  for (std::size_t i = 0; i < corners.size(); ++i) {
+    const Vec2 a = corners[i], b = corners[(i + 1) % corners.size()];
+    const Long nx = Long(b.y) - a.y, ny = Long(a.x) - b.x;  // outward (counter-clockwise corners)
+    const Long offset = nx * (a.x - ox) + ny * (a.y - oy), approach = nx * dx + ny * dy;
+    if (approach < 0) entry = std::max(entry, offset / approach);
+    if (approach > 0) leave = std::min(leave, offset / approach);
+  }
+  ASSERT_LT(entry, leave - Long(0.1));  // the point's path runs well inside the polygon
+  for (const bool point_first : {true, false}) {
+    SCOPED_TRACE(point_first);
+    const std::optional<CastHit> hit = point_first ? shape_cast(point, point_pose, polygon, polygon_pose, motion)
+                                                   : shape_cast(polygon, polygon_pose, point, point_pose, -motion);
+    ASSERT_TRUE(hit.has_value());
+    EXPECT_NEAR(hit->time, static_cast<Real>(entry), R(1e-4));
+    EXPECT_LE(hit->time, static_cast<Real>(entry));
+    EXPECT_NEAR(length(hit->normal), 1, R(1e-5));
+  }
+}
+
 TEST(ShapeCast, ASupportPointGjkDropsIsConvergenceNotACapAtTimeZero) {
   // From the pair-query fuzzer: a point (a circle of radius 0) inside the end of a capsule of
   // radius 128 and length 1.6e5, in float. The cores' difference is a segment whose near end lies
