@@ -540,7 +540,8 @@ std::optional<CastHit> shape_cast(const Shape& a, const Transform& transform_a, 
         const Aabb box_b_now = compute_aabb(part_b, placed_b);
         if (box_a.expanded(culling_margin(box_a) + options.target_separation).overlaps(box_b_now)) {
           const DistanceResult start = distance(part_a, placed_a, part_b, placed_b);
-          const Real band = contact_tolerance(coordinate_magnitude(start.point_a) + coordinate_magnitude(start.point_b));
+          const Real band = contact_tolerance(coordinate_magnitude(start.point_a) + coordinate_magnitude(start.point_b) + size_scale(part_a) +
+                                              size_scale(part_b));
           if (start.distance <= options.target_separation + band) {
             const SeamVerdict verdict = judge_on_outlines(a, b, b_to_a, start.point_a, start.point_b, start.normal, motion_direction);
             if (verdict.enters) hit = CastHit{0, Real(0.5) * (start.point_a + start.point_b), verdict.blocking_normal, true};

@@ -230,7 +230,9 @@ OutlineContact outline_contact(const Compound& compound, Vec2 q, Vec2 wanted, Ve
   // corner), split into seams and outside faces. Moving along `direction` enters a piece when it
   // goes into the piece across every face through q (along a seam counts: the piece beyond the
   // seam covers it), or at once when q lies inside the piece.
-  const Real tolerance = on_surface_tolerance(q);
+  // The band of the compound's coordinates (its pieces' vertices lie within its reach) and q's:
+  // a point on a seam 2e6 from the compound's origin is a quarter unit off it in float.
+  const Real tolerance = contact_tolerance(coordinate_magnitude(q) + compound.reach());
   const Real along_slack = direction_tolerance;
   OutlineContact result{false, wanted, false, -direction};
   std::vector<Vec2> faces;  // outward normals of the outside faces through q

@@ -644,6 +644,38 @@ TEST(CompoundCast, APointSlidingIntoTheOutlineAlongASeamIsMetAtTimeZero) {
   }
 }
 
+TEST(CompoundCast, AShortSegmentSlidingAlongASeamFarOutIsMet) {
+  // From the mover fuzzer (its numbers, exact in float): a segment 1.6 long touching a compound of
+  // three triangles 2e6 across on the seam between two of them, and moving along it, 4,300 into
+  // the outline. The seam test took its band from the segment's coordinates (about 1e3), while
+  // the seam's own lie 2e6 out, where float puts the segment a fraction of a unit off the seam
+  // line: the touching start was not seen on the seam, each piece saw the segment slide along its
+  // face, and the cast found nothing. The band is now the compound's coordinates'.
+  auto triangle = [](Vec2 p, Vec2 q, Vec2 r) { return CompoundChild{make_polygon(std::vector<Vec2>{p, q, r}).value(), {}}; };
+  const Shape compound = make_compound({triangle({0x1.6764p+20f, 0x1.6764p+20f}, {-0x1p+21f, 0x1.6764p+20f}, {-0x1.ff4cp+20f, -0x1p+21f}),
+                                        triangle({-0x1.ff4cp+20f, -0x1p+21f}, {0x1.dedcp+20f, 0x1.dc1p+20f}, {0x1.6764p+20f, 0x1.6764p+20f}),
+                                        triangle({0x1.dedcp+20f, 0x1.dc1p+20f}, {-0x1.7824p+20f, 0x1.8bdcp+20f}, {0x1.6764p+20f, 0x1.6764p+20f})})
+                             .value();
+  const Transform compound_pose{{0x1.6764p+10f, 0x1.58p+10f}, {0x1.92bf14p-5f, -0x1.ff618p-1f}};
+  const Shape segment = Segment{{0x1.6764p+7f, 0x1.6764p+7f}, {0x1.6764p+7f, 0x1.644p+7f}};
+  const Transform from{{0x1.4627fap+10f, 0x1.2f84b2p+9f}, {-0x1.5a7c22p-1f, -0x1.78f384p-1f}};
+  const Vec2 along{0x1.01ff0cp+11f, -0x1.d33254p+10f};
+  const Real band = 64 * contact_tolerance(size_scale(compound) + coordinate_magnitude(from.position));
+  const std::optional<Penetration> at_end = penetration(compound, compound_pose, segment, {from.position + along, from.rotation});
+  ASSERT_TRUE(at_end.has_value());
+  ASSERT_GT(at_end->depth, 4 * band);  // the motion ends deep inside the outline
+  const std::optional<CastHit> hit = shape_cast(compound, compound_pose, segment, from, along);
+  ASSERT_TRUE(hit.has_value());
+  // Met at the start (in double the pose, found in float, is a hair inside already), or nowhere
+  // before the hit is the segment inside the outline beyond the band.
+  EXPECT_TRUE(hit->time > 0 || hit->initially_touching);
+  for (int k = 1; k <= 16 && hit->time > 0; ++k) {
+    const Real t = hit->time * Real(k) / 16;
+    const std::optional<Penetration> before = penetration(compound, compound_pose, segment, {from.position + t * along, from.rotation});
+    EXPECT_TRUE(!before || before->depth <= band) << t;
+  }
+}
+
 TEST(CompoundPenetration, ASegmentWithinTheBandsOfASliversSeamIsInsideTheOutline) {
   // From the mover fuzzer (fuzz/regressions/fuzz_mover): a compound 1.2e7 across whose pieces
   // include slivers, and a segment 125 long lying within 52 of a seam between two of them, 17,000
