@@ -36,7 +36,7 @@ std::vector<Vec2> candidate_translations(std::span<const ContactPlane> planes) {
 std::optional<Vec2> shortest_translation(std::span<const ContactPlane> planes, Real tolerance) {
   auto satisfies_all = [&](Vec2 candidate) {
     return std::all_of(planes.begin(), planes.end(),
-                       [&](const ContactPlane& plane) { return dot(plane.normal, candidate) >= plane.offset - tolerance; });
+                       [&](const ContactPlane& plane) { return dot(plane.normal, candidate) >= plane.offset - std::max(tolerance, plane.tolerance); });
   };
   if (satisfies_all(Vec2{})) return Vec2{};
   for (const Vec2 candidate : candidate_translations(planes)) {

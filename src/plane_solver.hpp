@@ -14,6 +14,7 @@ namespace collide2d::detail {
 struct ContactPlane {
   Vec2 normal;
   Real offset = 0;
+  Real tolerance = 0;  ///< this plane's own touching band (length units): it holds within the larger of this and the solver's
 };
 
 /// The translations where one or two planes are tight: the projection offset * normal onto each
@@ -22,8 +23,8 @@ struct ContactPlane {
 /// plane from a face that B can slide past need not hold, so callers test each candidate.
 std::vector<Vec2> candidate_translations(std::span<const ContactPlane> planes);
 
-/// The shortest t with dot(plane.normal, t) >= plane.offset - tolerance for every plane, or
-/// nothing when no translation satisfies them all (opposed planes that squeeze B).
+/// The shortest t with dot(plane.normal, t) >= plane.offset - max(tolerance, plane.tolerance) for
+/// every plane, or nothing when no translation satisfies them all (opposed planes that squeeze B).
 std::optional<Vec2> shortest_translation(std::span<const ContactPlane> planes, Real tolerance);
 
 }  // namespace collide2d::detail

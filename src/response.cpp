@@ -65,9 +65,12 @@ PushOutResult push_out(const World& world, const Shape& shape, const Transform& 
   for (;;) {
     // One plane per body within the skin: its penetration (the translation that frees the shape
     // from the whole body, compounds included) or, apart, its closest points.
+    // Each plane holds within its own pair's band and the shape's: one large body's band must not
+    // hide the overlaps of small ones beside it.
     const Aabb box = compute_aabb(shape, result.transform).expanded(options.skin);
     std::vector<detail::ContactPlane> constraints;
-    Real band = contact_tolerance(reach + options.skin);
+    const Real band = contact_tolerance(reach + options.skin);
+    Real widest_band = band;
     bool overlapping = false;
     Aabb met = box;  // the shape and every body within its skin
     for (BodyHandle body : world.query_aabb(box.expanded(band), options.filter.filter)) {
@@ -75,22 +78,23 @@ PushOutResult push_out(const World& world, const Shape& shape, const Transform& 
       if (body == options.filter.ignore || (definition.sensor && !options.filter.include_sensors)) continue;
       met = met.merged(compute_aabb(definition.shape, definition.transform));
       if (const std::optional<Penetration> contact = penetration(definition.shape, definition.transform, shape, result.transform)) {
-        band = std::max(band, contact->tolerance);
+        widest_band = std::max(widest_band, contact->tolerance);
         overlapping = overlapping || contact->depth > contact->tolerance;
-        constraints.push_back({contact->normal, contact->depth + options.skin});
+        constraints.push_back({contact->normal, contact->depth + options.skin, contact->tolerance});
         continue;
       }
       const DistanceResult apart = distance(definition.shape, definition.transform, shape, result.transform);
       if (apart.distance < options.skin) constraints.push_back({apart.normal, options.skin - apart.distance});
     }
-    const bool within_skin = std::any_of(constraints.begin(), constraints.end(), [&](const detail::ContactPlane& plane) { return plane.offset > band; });
+    const bool within_skin = std::any_of(constraints.begin(), constraints.end(),
+                                         [&](const detail::ContactPlane& plane) { return plane.offset > std::max(band, plane.tolerance); });
     if (!within_skin) return result;
     if (result.iterations >= options.max_iterations) {
       if (overlapping) result.status = PushOutStatus::iteration_cap;
       return result;
     }
     const std::optional<Vec2> translation = detail::shortest_translation(constraints, band);
-    if (!translation || length(*translation) > length(met.upper - met.lower) + options.skin + band) {
+    if (!translation || length(*translation) > length(met.upper - met.lower) + options.skin + widest_band) {
       if (overlapping) result.status = PushOutStatus::squeezed;
       return result;
     }

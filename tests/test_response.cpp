@@ -203,6 +203,23 @@ TEST(PushOut, KeepsTheSkinAndReportsASqueeze) {
   EXPECT_EQ(squeezed.status, PushOutStatus::squeezed);
 }
 
+TEST(PushOut, ALargeBodysBandDoesNotHideASmallOverlap) {
+  // From the mover fuzzer: a capsule 80 long on four copies of itself, beside a segment 1.5e7
+  // long. The segment's touching band (3,771 in float) was taken for every plane, so the
+  // capsules' overlap of 43 counted as touching and push_out() reported resolved having moved
+  // half of it. Each plane now holds within its own pair's band. Here: a box half sunk in a box
+  // beside a segment 2e7 long (in float its band is wider than the half unit of overlap).
+  World world;
+  world.add({.shape = make_box(1, 1).value(), .transform = {}});
+  world.add({.shape = Segment{{-1e7f, Real(0.3)}, {1e7f, Real(0.3)}}, .transform = {}});
+  world.update();
+  const Shape box = make_box(1, 1).value();
+  const PushOutResult pushed = push_out(world, box, {{0, Real(0.5)}, {}});
+  EXPECT_EQ(pushed.status, PushOutStatus::resolved);
+  const std::optional<Penetration> left = penetration(make_box(1, 1).value(), {}, box, pushed.transform);
+  EXPECT_TRUE(!left || left->depth <= left->tolerance) << left->depth;
+}
+
 TEST(PushOut, NestedCirclesSqueezeRatherThanSendTheShapeFarAway) {
   // From the mover fuzzer: a circle inside two circles of its size whose centres are a hair from
   // its own, on opposite sides. Their planes face nearly opposite ways and meet some 15,000 away,
