@@ -97,6 +97,29 @@ inline std::optional<Shape> shape(FuzzedDataProvider& input) {
   return std::visit([](auto&& concrete) { return Shape(std::move(concrete)); }, std::move(*convex));
 }
 
+/// A shape placed in the world.
+struct Placed {
+  Shape shape;
+  Transform transform;
+};
+
+/// A shape of any kind placed by a pose on the grid of `scale`, or none when the builders refuse
+/// the shape (then no pose is read).
+inline std::optional<Placed> placed_shape(FuzzedDataProvider& input, Real scale) {
+  std::optional<Shape> made = shape(input);
+  if (!made) return std::nullopt;
+  const Transform transform = pose(input, scale);
+  return Placed{std::move(*made), transform};
+}
+
+/// Adds a placed shape to the world as a body.
+inline BodyHandle add_body(World& world, const Placed& placed) {
+  BodyDefinition definition;
+  definition.shape = placed.shape;
+  definition.transform = placed.transform;
+  return world.add(std::move(definition));
+}
+
 /// The largest coordinate magnitude a placed shape reaches: its position plus its size.
 inline Real reach(const Shape& shape, const Transform& transform) { return coordinate_magnitude(transform.position) + 2 * size_scale(shape); }
 

@@ -15,13 +15,8 @@ namespace {
 
 using namespace collide2d;
 
-struct Placed {
-  Shape shape;
-  Transform transform;
-};
-
 /// Overlap decided outside the touching band, or nothing when the pair is too close to call.
-std::optional<bool> decided_overlap(const Placed& a, const Placed& b) {
+std::optional<bool> decided_overlap(const fuzz::Placed& a, const fuzz::Placed& b) {
   const Real band = 64 * contact_tolerance(fuzz::reach(a.shape, a.transform) + fuzz::reach(b.shape, b.transform));
   if (const std::optional<Penetration> depth = penetration(a.shape, a.transform, b.shape, b.transform)) {
     if (depth->depth <= band) return std::nullopt;
@@ -38,22 +33,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   WorldOptions options;
   options.broad_phase = static_cast<BroadPhaseKind>(input.ConsumeIntegralInRange<int>(0, 3));
   World world(options);
-  std::map<BodyHandle, Placed> bodies;  // the brute-force copy
+  std::map<BodyHandle, fuzz::Placed> bodies;  // the brute-force copy
   const Real unit = fuzz::scale(input);
   for (int step = 0; step < 64 && input.remaining_bytes() > 0; ++step) {
     std::vector<BodyHandle> handles;
     for (const auto& [handle, body] : bodies) handles.push_back(handle);
     const int operation = input.ConsumeIntegralInRange<int>(0, 4);
     if (operation == 0 || handles.empty()) {  // add
-      std::optional<Shape> shape = fuzz::shape(input);
-      if (!shape) continue;
-      const Transform transform = fuzz::pose(input, unit);
-      BodyDefinition definition;
-      definition.shape = *shape;
-      definition.transform = transform;
-      const BodyHandle handle = world.add(std::move(definition));
+      std::optional<fuzz::Placed> placed = fuzz::placed_shape(input, unit);
+      if (!placed) continue;
+      const BodyHandle handle = fuzz::add_body(world, *placed);
       fuzz::check(!bodies.contains(handle), "a new body has a new handle");
-      bodies.emplace(handle, Placed{std::move(*shape), transform});
+      bodies.emplace(handle, std::move(*placed));
       continue;
     }
     const BodyHandle chosen = handles[input.ConsumeIntegralInRange<std::size_t>(0, handles.size() - 1)];
