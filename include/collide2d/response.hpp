@@ -40,7 +40,7 @@ struct PushOutOptions {
 enum class PushOutStatus {
   resolved,       ///< overlaps nothing beyond its touching band (and keeps the skin where it could)
   iteration_cap,  ///< still overlapping after max_iterations rounds: `transform` is the best reached
-  squeezed,       ///< opposed surfaces leave no translation that frees it
+  squeezed,       ///< opposed surfaces leave no translation that frees it (or only one longer than the shape and the bodies it meets are wide)
 };
 
 /// The result of push_out().
