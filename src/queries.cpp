@@ -137,8 +137,9 @@ constexpr std::size_t penetration_candidates_per_round = 32;
 
 /// The deepest overlap of any pair of convex parts of A (at the origin) and B (placed by b_to_a),
 /// measured beyond that pair's own touching band: 0 when B at most touches A. Seams play no part
-/// here, so a pose that frees B is checked against the pieces themselves.
-Real deepest_part_overlap(const Shape& a, const Shape& b, const Transform& b_to_a) {
+/// here, so a pose that frees B is checked against the pieces themselves. With `exits`, each such
+/// pair's own way out (its depth along its normal, a translation of B) is appended.
+Real deepest_part_overlap(const Shape& a, const Shape& b, const Transform& b_to_a, std::vector<Vec2>* exits = nullptr) {
   Real deepest = 0;
   const Aabb box_b = compute_aabb(b, b_to_a);
   const Aabb region_b = box_b.expanded(culling_margin(box_b));
@@ -147,7 +148,10 @@ Real deepest_part_overlap(const Shape& a, const Shape& b, const Transform& b_to_
     const Aabb region_a = box_a.expanded(culling_margin(box_a));
     for_each_part(b, b_to_a, &region_a, [&](const auto& part_b, const Transform& placed_b, int) {
       if (const std::optional<Penetration> found = penetration(part_a, placed_a, part_b, placed_b)) {
-        if (found->depth > found->tolerance) deepest = std::max(deepest, found->depth);
+        if (found->depth > found->tolerance) {
+          deepest = std::max(deepest, found->depth);
+          if (exits != nullptr) exits->push_back(found->depth * found->normal);
+        }
       }
       return true;
     });
@@ -263,11 +267,19 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
   // start there.
   const Real beyond = size_scale(a) + size_scale(b) + length(b_to_a.position) + 1;
   add_planes();
+  // Each pair of parts' own way out is a candidate too, besides the planes' corners: against a far
+  // side much larger than a piece, the seam rule recomputes a contact on the piece's outside face,
+  // whose separation is then the far side's whole extent (1.2e7 for a piece 32 deep in a rounded
+  // polygon 7e7 across), and those planes' corners miss the short way out.
+  std::vector<Vec2> part_exits;
+  deepest_part_overlap(a, b, b_to_a, &part_exits);
   bool freed = frees(translation);  // only touching: no translation needed
   for (int round = 0; !freed && round < penetration_rounds; ++round) {
     // Shortest first, the translations where one or two contact planes are tight; the first that
     // frees B wins (a plane B can slide past need not hold).
-    const std::vector<Vec2> candidates = detail::candidate_translations(planes);
+    std::vector<Vec2> candidates = detail::candidate_translations(planes);
+    candidates.insert(candidates.end(), part_exits.begin(), part_exits.end());
+    std::sort(candidates.begin(), candidates.end(), [](Vec2 p, Vec2 q) { return length_squared(p) < length_squared(q); });
     for (std::size_t i = 0; i < candidates.size() && i < penetration_candidates_per_round && !freed; ++i) {
       if (length_squared(candidates[i]) <= length_squared(translation)) continue;  // not beyond what was tried
       if (length_squared(candidates[i]) > beyond * beyond) break;                   // shortest first: the rest are longer

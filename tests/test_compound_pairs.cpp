@@ -676,6 +676,42 @@ TEST(CompoundCast, AShortSegmentSlidingAlongASeamFarOutIsMet) {
   }
 }
 
+TEST(CompoundPenetration, ASmallCompoundInAHugeRoundedPolygonTakesTheShortWayOut) {
+  // From the mover fuzzer (its numbers, exact in float): a compound 45 across 32 inside the edge
+  // of a rounded polygon 7e7 across (radius 893,000). Its pieces' contacts failed the seam rule and
+  // were recomputed on their own outside faces, whose separation is then the polygon's whole
+  // extent, and the corners of those planes gave a depth of 1.2e7 (the polygon first, in float;
+  // the compound first in double). Each pair of parts' own way out is now a candidate too. The
+  // oracle: the depth lies between the compound centre's depth in the polygon (its distance from
+  // the polygon's surface) and that plus the compound's reach, within the band; at the start the
+  // compound is 2.4e7 deep.
+  const Shape polygon = make_polygon(std::vector<Vec2>{{-0x1p+25f, -0x1.fc9cp+24f}, {0x1.fp+24f, -0x1.6768p+24f}, {0x1.6764p+24f, 0x1.6764p+24f},
+                                                       {-0x1.0b64p+24f, 0x1.6764p+24f}, {-0x1.40bcp+24f, 0x1.4744p+24f}},
+                                      0x1.b3b2p+19f)
+                             .value();
+  auto piece = [](std::vector<Vec2> corners) { return CompoundChild{make_polygon(corners).value(), {}}; };
+  const Shape compound = make_compound({piece({{-0x1.13dp+4f, -0x1.8d6p+2f}, {0x1.def4p+4f, 0x1.dedcp+4f}, {-0x1.7878p+4f, 0x1.dfdcp+4f}}),
+                                        piece({{-0x1p+5f, 0x1.8b88p+4f}, {-0x1p+5f, -0x1p+5f}, {-0x1.fc14p+4f, -0x1.fp+4f}}),
+                                        piece({{-0x1.fc14p+4f, -0x1.fp+4f}, {-0x1.13dp+4f, -0x1.8d6p+2f}, {-0x1.7878p+4f, 0x1.dfdcp+4f}, {-0x1p+5f, 0x1.8b88p+4f}}),
+                                        piece({{-0x1.fc14p+4f, -0x1.fp+4f}, {0x1.fep+4f, 0x1.e0b8p+4f}, {-0x1.13dp+4f, -0x1.8d6p+2f}})})
+                              .value();
+  const Transform compound_pose{{-0x1.ff7cp+10f, -0x1.fcbcp+10f}, {-0x1.b1a406p-2f, 0x1.cfd302p-1f}};
+  const Rot turn{-0x1.7f6acep-2f, 0x1.dac126p-1f};
+  for (const Vec2 position : {Vec2{0x1.6764p+10f, 0x1.644p+10f}, Vec2{0x1.59d444p+24f, 0x1.175248p+23f}}) {
+    const Transform polygon_pose{position, turn};
+    const Real band = 64 * contact_tolerance(size_scale(polygon) + coordinate_magnitude(position));
+    const Real centre_depth = -closest_point(polygon, polygon_pose, compound_pose.position).signed_distance;
+    for (const bool polygon_first : {true, false}) {
+      SCOPED_TRACE(polygon_first);
+      const std::optional<Penetration> found = polygon_first ? penetration(polygon, polygon_pose, compound, compound_pose)
+                                                             : penetration(compound, compound_pose, polygon, polygon_pose);
+      ASSERT_TRUE(found.has_value());
+      EXPECT_GE(found->depth, centre_depth - band);
+      EXPECT_LE(found->depth, centre_depth + size_scale(compound) + band);
+    }
+  }
+}
+
 TEST(CompoundPenetration, ASegmentWithinTheBandsOfASliversSeamIsInsideTheOutline) {
   // From the mover fuzzer (fuzz/regressions/fuzz_mover): a compound 1.2e7 across whose pieces
   // include slivers, and a segment 125 long lying within 52 of a seam between two of them, 17,000
