@@ -215,7 +215,10 @@ bool along_a_seam(const Shape& a, const Shape& b, const Transform& b_to_a) {
 /// 17,000 inside). True when the convex one of A (at the origin) and B (placed by b_to_a) has a
 /// point, its centre (a polygon's centroid, the middle of a segment's or capsule's core), inside
 /// the other, a compound, by more than the contact tolerance of the compound's reach and the
-/// point's coordinates (the compound's point query, which follows the outline).
+/// point's coordinates (the compound's point query, which follows the outline), and no outside
+/// face of a piece passes within four such tolerances of it: the outline's query decides a
+/// notch's tip by probes around it and can miss a notch of two degrees, putting a point at the
+/// tip deep inside.
 bool centre_inside_outline(const Shape& a, const Shape& b, const Transform& b_to_a) {
   if (is_compound(a) == is_compound(b)) return false;
   const Compound& compound = std::get<Compound>(is_compound(a) ? a : b);
@@ -231,7 +234,25 @@ bool centre_inside_outline(const Shape& a, const Shape& b, const Transform& b_to
                                                        },
                                                        other));
   const Real tolerance = contact_tolerance(compound.reach() + coordinate_magnitude(centre));
-  return closest_point(compound, Transform{}, centre).signed_distance < -tolerance;
+  if (!(closest_point(compound, Transform{}, centre).signed_distance < -tolerance)) return false;
+  bool near_outside_face = false;
+  const Real reach = 4 * tolerance;
+  detail::for_each_child_overlapping(compound, Aabb{centre, centre}.expanded(reach), [&](int index) {
+    const CompoundChild& child = compound.children()[index];
+    const Polygon* polygon = std::get_if<Polygon>(&child.shape);
+    if (polygon == nullptr || polygon->radius() > 0) {
+      near_outside_face = std::abs(detail::closest_point_on_child(child, centre).signed_distance) <= reach;
+      return !near_outside_face;
+    }
+    for (int edge = 0; edge < polygon->count() && !near_outside_face; ++edge) {
+      if (compound.is_internal_edge(index, edge)) continue;
+      const Vec2 from = transform_point(child.transform, polygon->vertices()[edge]);
+      const Vec2 to = transform_point(child.transform, polygon->vertices()[(edge + 1) % polygon->count()]);
+      near_outside_face = length(lerp(from, to, closest_parameter_on_segment(from, to, centre)) - centre) <= reach;
+    }
+    return !near_outside_face;
+  });
+  return !near_outside_face;
 }
 
 /// Directions the fallback of compound_penetration tries besides the contact normals.

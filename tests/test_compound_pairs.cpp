@@ -676,6 +676,32 @@ TEST(CompoundCast, AShortSegmentSlidingAlongASeamFarOutIsMet) {
   }
 }
 
+TEST(CompoundPenetration, APointAtTheTipOfANarrowNotchOnlyTouches) {
+  // From the mover fuzzer (its numbers, exact in float): three triangles 6.7e7 across meeting at a
+  // vertex, with a notch of 1.8 degrees between two of them reaching it, and a point (a circle of
+  // radius 0) moving along the notch's edge from its tip. The compound's point query decides a
+  // notch's tip by probes around it and misses one this narrow, putting the point 645,000 inside;
+  // the check that a shape's centre lies inside the outline took that, and penetration() reported
+  // 645,408 at half the poses. A centre within reach of an outside face is on the outline.
+  auto piece = [](std::vector<Vec2> corners) { return CompoundChild{make_polygon(corners).value(), {}}; };
+  const Shape compound = make_compound({piece({{0x1.3e8p+19f, 0x1.3bp+19f}, {0x1.bfb8p+24f, 0x1.d96cp+24f}, {-0x1p+25f, -0x1.fff4p+24f}}),
+                                        piece({{-0x1p+25f, -0x1.fff4p+24f}, {0x1.7f8p+19f, -0x1p+25f}, {0x1.3e8p+19f, 0x1.3bp+19f}}),
+                                        piece({{0x1.7f8p+19f, -0x1p+25f}, {0x1.fffcp+24f, 0x1.fffcp+24f}, {0x1.3e8p+19f, 0x1.3bp+19f}})})
+                              .value();
+  const Transform pose{{-0x1.eap+2f, -0x1.ffdp+4f}, {-0x1p+0f, 0x1.91a222p-14f}};
+  const Shape point = Circle{{-0x1.9e08p+7f, -0x1.3d88p+6f}, 0};
+  const Rot turn{0x1.ff0aep-1f, -0x1.f4c58ap-5f};
+  const Vec2 from{-652281.688f, -645158.188f}, to{-652266.812f, -645143.312f};
+  // The point lies a hair inside the notch's edge (0.35 in double, where these coordinates are
+  // exact; within the band in float): never the tip's 645,000.
+  const Real band = 64 * contact_tolerance(size_scale(compound));
+  for (int k = 0; k <= 16; ++k) {
+    const Transform at{from + (Real(k) / 16) * (to - from), turn};
+    const std::optional<Penetration> found = penetration(compound, pose, point, at);
+    EXPECT_TRUE(!found || found->depth <= band + 1) << k << ": " << found->depth;
+  }
+}
+
 TEST(CompoundPenetration, ASmallCompoundInAHugeRoundedPolygonTakesTheShortWayOut) {
   // From the mover fuzzer (its numbers, exact in float): a compound 45 across 32 inside the edge
   // of a rounded polygon 7e7 across (radius 893,000). Its pieces' contacts failed the seam rule and
