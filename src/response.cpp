@@ -64,9 +64,9 @@ PushOutResult push_out(const World& world, const Shape& shape, const Transform& 
   const Real reach = size_scale(shape);
   for (;;) {
     // One plane per body within the skin: its penetration (the translation that frees the shape
-    // from the whole body, compounds included) or, apart, its closest points.
-    // Each plane holds within its own pair's band and the shape's: one large body's band must not
-    // hide the overlaps of small ones beside it.
+    // from the whole body, compounds included) or, apart, its closest points. Each plane holds
+    // within its own pair's band and the shape's: one large body's band must not hide the
+    // overlaps of small ones beside it.
     const Aabb box = compute_aabb(shape, result.transform).expanded(options.skin);
     std::vector<detail::ContactPlane> constraints;
     const Real band = contact_tolerance(reach + options.skin);
