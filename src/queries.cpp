@@ -501,20 +501,19 @@ namespace {
 
 /// What the outlines of the compounds on either side of a cast say about a contact between two of
 /// their parts (src/seams.cpp, outline_contact), the points and the normal (A to B) in A's frame,
-/// B placed by `b_to_a`: whether a point lies on a seam, the normal the outlines allow nearest
-/// `normal`, and, for B moving along `direction` (unit, zero for none), whether it enters an
-/// outline and the normal it closes on there.
+/// B placed by `b_to_a`: the normal the outlines allow nearest `normal` (unchanged off the
+/// seams), and, for B moving along `direction` (unit, zero for none), whether it enters an
+/// outline at a seam and the normal it closes on there.
 struct SeamVerdict {
-  bool on_seam = false;
   Vec2 normal;
   bool enters = false;
   Vec2 blocking_normal;
 };
 SeamVerdict judge_on_outlines(const Shape& a, const Shape& b, const Transform& b_to_a, Vec2 point_a, Vec2 point_b, Vec2 normal, Vec2 direction) {
-  SeamVerdict verdict{false, normal, false, {}};
+  SeamVerdict verdict{normal, false, {}};
   if (const Compound* compound = std::get_if<Compound>(&a)) {
     const detail::OutlineContact outline = detail::outline_contact(*compound, point_a, normal, direction);
-    verdict = {outline.on_seam, outline.normal, outline.on_seam && outline.enters, outline.blocking_normal};
+    verdict = {outline.normal, outline.on_seam && outline.enters, outline.blocking_normal};
   }
   if (const Compound* compound = std::get_if<Compound>(&b)) {
     // Seen from B: its outward normal is the contact normal reversed, and A moves the other way.
@@ -522,7 +521,6 @@ SeamVerdict judge_on_outlines(const Shape& a, const Shape& b, const Transform& b
                                                                    inverse_rotate(b_to_a.rotation, -verdict.normal),
                                                                    inverse_rotate(b_to_a.rotation, -direction));
     if (outline.on_seam) {
-      verdict.on_seam = true;
       verdict.normal = -rotate(b_to_a.rotation, outline.normal);
       if (outline.enters && !verdict.enters) {
         verdict.enters = true;
