@@ -160,16 +160,30 @@ Real deepest_part_overlap(const Shape& a, const Shape& b, const Transform& b_to_
   return deepest;
 }
 
+/// For a pair of one compound and one convex shape, A at the origin and B placed by b_to_a: the
+/// compound, the convex one, and the transform from the convex one's frame to the compound's.
+struct CompoundAndConvex {
+  const Compound& compound;
+  const Shape& convex;
+  Transform convex_to_compound;
+};
+std::optional<CompoundAndConvex> compound_and_convex(const Shape& a, const Shape& b, const Transform& b_to_a) {
+  if (is_compound(a) == is_compound(b)) return std::nullopt;
+  if (is_compound(a)) return CompoundAndConvex{std::get<Compound>(a), b, b_to_a};
+  return CompoundAndConvex{std::get<Compound>(b), a, inverse_compose(b_to_a, Transform{})};
+}
+
 /// A shape without area (a segment, a point, a capsule of radius 0) lying along a seam of a
 /// compound touches the pieces on both sides only, yet lies inside the outline. True when the
 /// convex one of A (at the origin) and B (placed by b_to_a) has no area and overlaps a seam of the
 /// other, a compound, over more than a point (or, a point, lies on one away from its ends).
 bool along_a_seam(const Shape& a, const Shape& b, const Transform& b_to_a) {
-  if (is_compound(a) == is_compound(b)) return false;
-  const Compound& compound = std::get<Compound>(is_compound(a) ? a : b);
-  const Shape& other = is_compound(a) ? b : a;
+  const std::optional<CompoundAndConvex> pair = compound_and_convex(a, b, b_to_a);
+  if (!pair) return false;
+  const Compound& compound = pair->compound;
+  const Shape& other = pair->convex;
   // The other shape's core ends in the compound's frame, when it has no area.
-  const Transform to_compound = is_compound(a) ? b_to_a : inverse_compose(b_to_a, Transform{});
+  const Transform& to_compound = pair->convex_to_compound;
   Vec2 first, second;
   if (const auto* segment = std::get_if<Segment>(&other)) {
     first = segment->a, second = segment->b;
@@ -220,11 +234,10 @@ bool along_a_seam(const Shape& a, const Shape& b, const Transform& b_to_a) {
 /// notch's tip by probes around it and can miss a notch of two degrees, putting a point at the
 /// tip deep inside.
 bool centre_inside_outline(const Shape& a, const Shape& b, const Transform& b_to_a) {
-  if (is_compound(a) == is_compound(b)) return false;
-  const Compound& compound = std::get<Compound>(is_compound(a) ? a : b);
-  const Shape& other = is_compound(a) ? b : a;
-  const Transform to_compound = is_compound(a) ? b_to_a : inverse_compose(b_to_a, Transform{});
-  const Vec2 centre = transform_point(to_compound, std::visit(
+  const std::optional<CompoundAndConvex> pair = compound_and_convex(a, b, b_to_a);
+  if (!pair) return false;
+  const Compound& compound = pair->compound;
+  const Vec2 centre = transform_point(pair->convex_to_compound, std::visit(
                                                        [](const auto& shape) -> Vec2 {
                                                          using Kind = std::decay_t<decltype(shape)>;
                                                          if constexpr (std::is_same_v<Kind, Circle>) return shape.center;
@@ -232,27 +245,9 @@ bool centre_inside_outline(const Shape& a, const Shape& b, const Transform& b_to
                                                          else if constexpr (std::is_same_v<Kind, Compound>) return {};  // not reached
                                                          else return Real(0.5) * (shape.a + shape.b);
                                                        },
-                                                       other));
+                                                       pair->convex));
   const Real tolerance = contact_tolerance(compound.reach() + coordinate_magnitude(centre));
-  if (!(closest_point(compound, Transform{}, centre).signed_distance < -tolerance)) return false;
-  bool near_outside_face = false;
-  const Real reach = 4 * tolerance;
-  detail::for_each_child_overlapping(compound, Aabb{centre, centre}.expanded(reach), [&](int index) {
-    const CompoundChild& child = compound.children()[index];
-    const Polygon* polygon = std::get_if<Polygon>(&child.shape);
-    if (polygon == nullptr || polygon->radius() > 0) {
-      near_outside_face = std::abs(detail::closest_point_on_child(child, centre).signed_distance) <= reach;
-      return !near_outside_face;
-    }
-    for (int edge = 0; edge < polygon->count() && !near_outside_face; ++edge) {
-      if (compound.is_internal_edge(index, edge)) continue;
-      const Vec2 from = transform_point(child.transform, polygon->vertices()[edge]);
-      const Vec2 to = transform_point(child.transform, polygon->vertices()[(edge + 1) % polygon->count()]);
-      near_outside_face = length(lerp(from, to, closest_parameter_on_segment(from, to, centre)) - centre) <= reach;
-    }
-    return !near_outside_face;
-  });
-  return !near_outside_face;
+  return closest_point(compound, Transform{}, centre).signed_distance < -tolerance && !detail::outside_face_near(compound, centre, 4 * tolerance);
 }
 
 /// Directions the fallback of compound_penetration tries besides the contact normals.
@@ -266,9 +261,10 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
   auto moved_by = [&](Vec2 translation) { return Transform{b_to_a.position + translation, b_to_a.rotation}; };
   // Freed: no pair of pieces overlaps beyond its band, B does not lie along a seam, and the convex
   // one's centre is not inside the compound's outline (both above).
+  auto clear_of_seams = [&](const Transform& placed) { return !along_a_seam(a, b, placed) && !centre_inside_outline(a, b, placed); };
   auto frees = [&](Vec2 translation) {
     const Transform placed = moved_by(translation);
-    return deepest_part_overlap(a, b, placed) == 0 && !along_a_seam(a, b, placed) && !centre_inside_outline(a, b, placed);
+    return deepest_part_overlap(a, b, placed) == 0 && clear_of_seams(placed);
   };
   std::vector<detail::ContactPlane> planes;
   Real tolerance = 0;
@@ -293,8 +289,7 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
   // whose separation is then the far side's whole extent (1.2e7 for a piece 32 deep in a rounded
   // polygon 7e7 across), and those planes' corners miss the short way out.
   std::vector<Vec2> part_exits;
-  deepest_part_overlap(a, b, b_to_a, &part_exits);
-  bool freed = frees(translation);  // only touching: no translation needed
+  bool freed = deepest_part_overlap(a, b, b_to_a, &part_exits) == 0 && clear_of_seams(b_to_a);  // only touching: no translation needed
   for (int round = 0; !freed && round < penetration_rounds; ++round) {
     // Shortest first, the translations where one or two contact planes are tight; the first that
     // frees B wins (a plane B can slide past need not hold).
@@ -557,7 +552,8 @@ std::optional<CastHit> shape_cast(const Shape& a, const Transform& transform_a, 
   for_each_part(a, Transform{}, &region_b, [&](const auto& part_a, const Transform& placed_a, int) {
     // B's parts whose path can reach A's part start in A's part's box pushed back along the motion.
     const Aabb box_a = compute_aabb(part_a, placed_a);
-    const Aabb region = box_a.expanded(culling_margin(box_a) + options.target_separation).merged({box_a.lower - motion, box_a.upper - motion});
+    const Aabb reached_a = box_a.expanded(culling_margin(box_a) + options.target_separation);  // A's part, where a cast stops short
+    const Aabb region = reached_a.merged({box_a.lower - motion, box_a.upper - motion});
     for_each_part(b, b_to_a, &region, [&](const auto& part_b, const Transform& placed_b, int) {
       std::optional<CastHit> hit = shape_cast(part_a, placed_a, part_b, placed_b, motion, options);
       if (has_seams && hit) {
@@ -569,7 +565,7 @@ std::optional<CastHit> shape_cast(const Shape& a, const Transform& transform_a, 
         hit->normal = verdict.enters ? verdict.blocking_normal : verdict.normal;
       } else if (has_seams && motion_length > 0 && (!earliest || earliest->time > 0)) {
         const Aabb box_b_now = compute_aabb(part_b, placed_b);
-        if (box_a.expanded(culling_margin(box_a) + options.target_separation).overlaps(box_b_now)) {
+        if (reached_a.overlaps(box_b_now)) {
           const DistanceResult start = distance(part_a, placed_a, part_b, placed_b);
           const Real band = contact_tolerance(coordinate_magnitude(start.point_a) + coordinate_magnitude(start.point_b) + size_scale(part_a) +
                                               size_scale(part_b));

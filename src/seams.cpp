@@ -217,8 +217,7 @@ bool feature_is_voided(const Compound& compound, const SeamView& view, const std
   to = transform_point(placement, to);
   for (const VoidedPoint& entry : voided) {
     if (entry.far_part != view.far_part) continue;
-    const Vec2 nearest = lerp(from, to, closest_parameter_on_segment(from, to, entry.point));
-    if (length(nearest - entry.point) <= on_surface_tolerance(entry.point)) return true;
+    if (distance_to_segment(entry.point, from, to) <= on_surface_tolerance(entry.point)) return true;
   }
   return false;
 }
@@ -255,7 +254,7 @@ OutlineContact outline_contact(const Compound& compound, Vec2 q, Vec2 wanted, Ve
       const Vec2 to = transform_point(child.transform, polygon->vertices()[(edge + 1) % count]);
       const Vec2 normal = rotate(child.transform.rotation, polygon->normals()[edge]);
       if (dot(normal, q - from) > -tolerance) inside_piece = false;
-      if (length(lerp(from, to, closest_parameter_on_segment(from, to, q)) - q) > tolerance) continue;
+      if (distance_to_segment(q, from, to) > tolerance) continue;
       on_piece = true;
       const bool seam = compound.is_internal_edge(index, edge);
       if (seam) {
@@ -292,6 +291,25 @@ OutlineContact outline_contact(const Compound& compound, Vec2 q, Vec2 wanted, Ve
     }
   }
   return result;
+}
+
+bool outside_face_near(const Compound& compound, Vec2 q, Real reach) {
+  bool near = false;
+  for_each_child_overlapping(compound, Aabb{q, q}.expanded(reach), [&](int index) {
+    const CompoundChild& child = compound.children()[index];
+    const Polygon* polygon = std::get_if<Polygon>(&child.shape);
+    if (polygon == nullptr || polygon->radius() > 0) {
+      near = std::abs(closest_point_on_child(child, q).signed_distance) <= reach;
+      return !near;
+    }
+    for (int edge = 0; edge < polygon->count() && !near; ++edge) {
+      if (compound.is_internal_edge(index, edge)) continue;
+      near = distance_to_segment(q, transform_point(child.transform, polygon->vertices()[edge]),
+                                 transform_point(child.transform, polygon->vertices()[(edge + 1) % polygon->count()])) <= reach;
+    }
+    return !near;
+  });
+  return near;
 }
 
 void resolve_seams(const Compound& compound, const Transform& transform, bool compound_is_a, const Shape& other,

@@ -40,4 +40,9 @@ struct OutlineContact {
 /// `direction` (unit, compound frame) is not zero, on moving from q along it (src/seams.cpp).
 OutlineContact outline_contact(const Compound& compound, Vec2 q, Vec2 wanted, Vec2 direction);
 
+/// True when a face of a piece that is not a seam (or the surface of a piece that is not a sharp
+/// polygon) passes within `reach` of q (compound frame): q is then on the outline, whatever the
+/// outline's point query finds (its probes can miss a narrow notch's tip).
+bool outside_face_near(const Compound& compound, Vec2 q, Real reach);
+
 }  // namespace collide2d::detail

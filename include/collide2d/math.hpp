@@ -81,6 +81,8 @@ inline Real closest_parameter_on_segment(Vec2 from, Vec2 to, Vec2 point) {
   const Real t = dot(point - from, along) / length2;
   return t < 0 ? Real(0) : (t > 1 ? Real(1) : t);
 }
+/// Distance from `point` to the segment from `from` to `to` (to its nearest point).
+inline Real distance_to_segment(Vec2 point, Vec2 from, Vec2 to) { return length(lerp(from, to, closest_parameter_on_segment(from, to, point)) - point); }
 /// Componentwise minimum.
 constexpr Vec2 min(Vec2 a, Vec2 b) { return {a.x < b.x ? a.x : b.x, a.y < b.y ? a.y : b.y}; }
 /// Componentwise maximum.
