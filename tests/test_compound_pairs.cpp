@@ -39,6 +39,10 @@ Rectangle placed_rectangle(Vec2 lower, Vec2 upper, const Transform& transform) {
   return corners;
 }
 
+/// A compound's child: the convex polygon of `corners`, placed at the compound's origin.
+CompoundChild piece(std::vector<Vec2> corners) { return CompoundChild{make_polygon(corners).value(), {}}; }
+CompoundChild triangle(Vec2 p, Vec2 q, Vec2 r) { return piece({p, q, r}); }
+
 /// The largest separation of two convex quadrilaterals over the edge normals of both (long double).
 long double rectangle_separation(const Rectangle& p, const Rectangle& q) {
   long double best = -1e30L;
@@ -434,7 +438,6 @@ TEST(CompoundPenetration, TouchingWitnessPointsMeetWhateverTheManifolds) {
   // segment 17,000 deep in such a compound).
   const Real step = std::ldexp(Real(1), -10);
   const Shape capsule = Capsule{{-19099 * step, -5023 * step}, {-7313 * step, -5066 * step}, 29779 * step / 4};
-  auto triangle = [](Vec2 p, Vec2 q, Vec2 r) { return CompoundChild{make_polygon(std::vector<Vec2>{p, q, r}).value(), {}}; };
   const Shape pieces = make_compound({triangle({-16777216, -16777216}, {-11534336, -16777216}, {-11513856, -11513856}),
                                       triangle({6381568, 6381568}, {-11444224, 6381568}, {-16777216, -16777216}),
                                       triangle({-11513856, -11513856}, {6381568, 6311936}, {6381568, 6381568})})
@@ -465,7 +468,6 @@ TEST(CompoundPenetration, ASegmentBesideASliverIsNotAlongItsSeam) {
   // segment lay "along the seam", counted as inside the outline, and penetration() sent it
   // 8.4 million units away while overlap() and distance() had it apart. The band is now that of
   // the seam's own vertices and the segment's ends (24 units): the pair only touches.
-  auto triangle = [](Vec2 p, Vec2 q, Vec2 r) { return CompoundChild{make_polygon(std::vector<Vec2>{p, q, r}).value(), {}}; };
   const Shape pieces = make_compound({triangle({-13882368, 15460864}, {-66048, -119808}, {-66048, -66048}),
                                       triangle({-66048, -66048}, {6380544, 6381568}, {-13882368, 15460864}),
                                       triangle({-66048, -66048}, {6381568, 6381568}, {6380544, 6381568})})
@@ -525,7 +527,6 @@ TEST(CompoundRaycast, ARayStartingDeepInsideNextToASeamIsInside) {
   // 31-45 there): one reported nothing ahead, the other a hit at the ray's end, and the compound
   // answered that hit, deep inside itself. It is inside, at fraction 0.
   const Real step = std::ldexp(Real(1), -10);
-  auto triangle = [](Vec2 p, Vec2 q, Vec2 r) { return CompoundChild{make_polygon(std::vector<Vec2>{p, q, r}).value(), {}}; };
   const Shape pieces = make_compound({triangle({-16777216, -16777216}, {-11534336, -16777216}, {-11513856, -11513856}),
                                       triangle({6381568, 6381568}, {-11444224, 6380544}, {-16777216, -16777216}),
                                       triangle({-11513856, -11513856}, {6379520, 6311936}, {6381568, 6381568})})
@@ -574,17 +575,17 @@ TEST(CompoundPenetration, TwoNearlyParallelContactPlanesDoNotSendBFarAway) {
   // B, was reported as a depth of 3.3e6. Translations longer than the pair's extent are never
   // candidates; the answer is short and frees B.
   const Real step = std::ldexp(Real(1), -10);
-  auto piece = [&](std::vector<std::array<int, 2>> grid) {
+  auto grid_piece = [&](std::vector<std::array<int, 2>> grid) {
     std::vector<Vec2> points;
     for (const auto& [x, y] : grid) points.push_back({Real(x) * step, Real(y) * step});
-    return CompoundChild{make_polygon(points).value(), {}};
+    return piece(points);
   };
-  const Shape a = make_compound({piece({{18397, 24029}, {-28910, 24029}, {-27114, -26994}, {24021, -32768}}),
-                                 piece({{-28910, 24029}, {-27114, -32512}, {-27114, -26994}})})
+  const Shape a = make_compound({grid_piece({{18397, 24029}, {-28910, 24029}, {-27114, -26994}, {24021, -32768}}),
+                                 grid_piece({{-28910, 24029}, {-27114, -32512}, {-27114, -26994}})})
                       .value();
-  const Shape b = make_compound({piece({{-54228, -65536}, {-54228, -54228}, {-65536, -65534}, {-65536, -65536}}),
-                                 piece({{28012, 28012}, {-65536, -65534}, {-54228, -54228}}),
-                                 piece({{-54228, -54228}, {27692, -54086}, {28012, 27676}, {28012, 28012}})})
+  const Shape b = make_compound({grid_piece({{-54228, -65536}, {-54228, -54228}, {-65536, -65534}, {-65536, -65536}}),
+                                 grid_piece({{28012, 28012}, {-65536, -65534}, {-54228, -54228}}),
+                                 grid_piece({{-54228, -54228}, {27692, -54086}, {28012, 27676}, {28012, 28012}})})
                       .value();
   const Transform pose{{-32, -32}, Rot::from_angle(Real(32767 * 3.14159265358979 / 32768))};
   const std::optional<Penetration> found = penetration(a, pose, b, pose);
@@ -601,7 +602,6 @@ TEST(CompoundCast, APointSlidingIntoTheOutlineAlongASeamIsMetAtTimeZero) {
   // meets the outline. Moving along the cut, it slides along a face of each piece, so each
   // piece's own cast found nothing, and a mover went 32 units into a compound. The point enters
   // the outline: a hit at time 0 whose normal is an outside face's, not the cut's.
-  auto triangle = [](Vec2 p, Vec2 q, Vec2 r) { return CompoundChild{make_polygon(std::vector<Vec2>{p, q, r}).value(), {}}; };
   const Shape square = make_compound({triangle({0, 0}, {2, 0}, {2, 2}), triangle({0, 0}, {2, 2}, {0, 2})}).value();
   ASSERT_TRUE(std::get<Compound>(square).is_internal_edge(0, 2));
   const Transform pose{{5, -3}, Rot::from_angle(Real(0.3))};
@@ -651,7 +651,6 @@ TEST(CompoundCast, AShortSegmentSlidingAlongASeamFarOutIsMet) {
   // the seam's own lie 2e6 out, where float puts the segment a fraction of a unit off the seam
   // line: the touching start was not seen on the seam, each piece saw the segment slide along its
   // face, and the cast found nothing. The band is now the compound's coordinates'.
-  auto triangle = [](Vec2 p, Vec2 q, Vec2 r) { return CompoundChild{make_polygon(std::vector<Vec2>{p, q, r}).value(), {}}; };
   const Shape compound = make_compound({triangle({0x1.6764p+20f, 0x1.6764p+20f}, {-0x1p+21f, 0x1.6764p+20f}, {-0x1.ff4cp+20f, -0x1p+21f}),
                                         triangle({-0x1.ff4cp+20f, -0x1p+21f}, {0x1.dedcp+20f, 0x1.dc1p+20f}, {0x1.6764p+20f, 0x1.6764p+20f}),
                                         triangle({0x1.dedcp+20f, 0x1.dc1p+20f}, {-0x1.7824p+20f, 0x1.8bdcp+20f}, {0x1.6764p+20f, 0x1.6764p+20f})})
@@ -683,7 +682,6 @@ TEST(CompoundPenetration, APointAtTheTipOfANarrowNotchOnlyTouches) {
   // notch's tip by probes around it and misses one this narrow, putting the point 645,000 inside;
   // the check that a shape's centre lies inside the outline took that, and penetration() reported
   // 645,408 at half the poses. A centre within reach of an outside face is on the outline.
-  auto piece = [](std::vector<Vec2> corners) { return CompoundChild{make_polygon(corners).value(), {}}; };
   const Shape compound = make_compound({piece({{0x1.3e8p+19f, 0x1.3bp+19f}, {0x1.bfb8p+24f, 0x1.d96cp+24f}, {-0x1p+25f, -0x1.fff4p+24f}}),
                                         piece({{-0x1p+25f, -0x1.fff4p+24f}, {0x1.7f8p+19f, -0x1p+25f}, {0x1.3e8p+19f, 0x1.3bp+19f}}),
                                         piece({{0x1.7f8p+19f, -0x1p+25f}, {0x1.fffcp+24f, 0x1.fffcp+24f}, {0x1.3e8p+19f, 0x1.3bp+19f}})})
@@ -715,7 +713,6 @@ TEST(CompoundPenetration, ASmallCompoundInAHugeRoundedPolygonTakesTheShortWayOut
                                                        {-0x1.0b64p+24f, 0x1.6764p+24f}, {-0x1.40bcp+24f, 0x1.4744p+24f}},
                                       0x1.b3b2p+19f)
                              .value();
-  auto piece = [](std::vector<Vec2> corners) { return CompoundChild{make_polygon(corners).value(), {}}; };
   const Shape compound = make_compound({piece({{-0x1.13dp+4f, -0x1.8d6p+2f}, {0x1.def4p+4f, 0x1.dedcp+4f}, {-0x1.7878p+4f, 0x1.dfdcp+4f}}),
                                         piece({{-0x1p+5f, 0x1.8b88p+4f}, {-0x1p+5f, -0x1p+5f}, {-0x1.fc14p+4f, -0x1.fp+4f}}),
                                         piece({{-0x1.fc14p+4f, -0x1.fp+4f}, {-0x1.13dp+4f, -0x1.8d6p+2f}, {-0x1.7878p+4f, 0x1.dfdcp+4f}, {-0x1p+5f, 0x1.8b88p+4f}}),
@@ -747,7 +744,6 @@ TEST(CompoundPenetration, ASegmentWithinTheBandsOfASliversSeamIsInsideTheOutline
   // segment's middle lies inside the outline (the compound's point query), which bounds the depth
   // from below, whichever shape comes first, and the translation found frees the pair.
   // Coordinates as the fuzzer made them (exact in float).
-  auto triangle = [](Vec2 p, Vec2 q, Vec2 r) { return CompoundChild{make_polygon(std::vector<Vec2>{p, q, r}).value(), {}}; };
   const Shape compound = make_compound({triangle({0x1.09p+20f, 0x1.09p+20f}, {-0x1.ffa8p+22f, -0x1.a8p+22f}, {-0x1.fcp+22f, -0x1.ffd8p+22f}),
                                         triangle({-0x1.fcp+22f, -0x1.ffd8p+22f}, {0x1.fc58p+22f, 0x1.fc5cp+22f}, {0x1.09p+20f, 0x1.09p+20f}),
                                         triangle({0x1.fc58p+22f, 0x1.fc5cp+22f}, {0x1.09p+20f, 0x1.0ffp+20f}, {0x1.09p+20f, 0x1.09p+20f})})
