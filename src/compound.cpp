@@ -150,9 +150,13 @@ Result<Compound> make_compound(std::vector<CompoundChild> children) {
         if (other == static_cast<int>(i)) return true;
         const CompoundChild& neighbour = compound.children_[other];
         if (const Polygon* neighbour_polygon = std::get_if<Polygon>(&neighbour.shape)) {
-          // The neighbour is widened by the same few tolerances, so that next to a sharp corner of
-          // it the moved edge's end is not lost to round-off.
-          if (const auto stretch = stretch_inside(*neighbour_polygon, neighbour.transform, from, to, neighbour_polygon->radius() + probe_distance)) {
+          // The neighbour is widened by twice the probe distance. A moved end lies the probe
+          // distance from the edge's vertex, so it is within that distance of every line through
+          // the vertex: widened by the probe distance alone, the end sits on the widened line of
+          // a neighbour's sharp corner there (a sliver's tip), and round-off decides; by twice
+          // it, the end lies a whole probe distance inside.
+          if (const auto stretch =
+                  stretch_inside(*neighbour_polygon, neighbour.transform, from, to, neighbour_polygon->radius() + 2 * probe_distance)) {
             stretches.push_back(*stretch);
           }
           return true;

@@ -134,6 +134,9 @@ Real point_tolerance(const ManifoldPoint& point) { return contact_tolerance(coor
 /// and how many candidate translations it tries in one round.
 constexpr int penetration_rounds = 16;
 constexpr std::size_t penetration_candidates_per_round = 32;
+/// How many of the candidates that did not free B penetration() goes on from, once one frees it,
+/// looking for a shorter way out through them.
+constexpr std::size_t penetration_continuations = 4;
 
 /// The deepest overlap of any pair of convex parts of A (at the origin) and B (placed by b_to_a),
 /// measured beyond that pair's own touching band: 0 when B at most touches A. Seams play no part
@@ -290,17 +293,20 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
   // polygon 7e7 across), and those planes' corners miss the short way out.
   std::vector<Vec2> part_exits;
   bool freed = deepest_part_overlap(a, b, b_to_a, &part_exits) == 0 && clear_of_seams(b_to_a);  // only touching: no translation needed
+  auto shorter = [](Vec2 p, Vec2 q) { return length_squared(p) < length_squared(q); };
+  std::vector<Vec2> failed;  // candidates tried that did not free B, in the order tried
   for (int round = 0; !freed && round < penetration_rounds; ++round) {
     // Shortest first, the translations where one or two contact planes are tight; the first that
     // frees B wins (a plane B can slide past need not hold).
     std::vector<Vec2> candidates = detail::candidate_translations(planes);
     candidates.insert(candidates.end(), part_exits.begin(), part_exits.end());
-    std::sort(candidates.begin(), candidates.end(), [](Vec2 p, Vec2 q) { return length_squared(p) < length_squared(q); });
+    std::sort(candidates.begin(), candidates.end(), shorter);
     for (std::size_t i = 0; i < candidates.size() && i < penetration_candidates_per_round && !freed; ++i) {
       if (length_squared(candidates[i]) <= length_squared(translation)) continue;  // not beyond what was tried
       if (length_squared(candidates[i]) > beyond * beyond) break;                   // shortest first: the rest are longer
       freed = frees(candidates[i]);
       if (freed) translation = candidates[i];
+      else failed.push_back(candidates[i]);
     }
     if (freed) break;
     // None frees B: go on from the shortest translation every plane allows, with the contacts there.
@@ -308,6 +314,7 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
     if (!shortest || length_squared(*shortest) > beyond * beyond) break;  // squeezed between opposed planes, or nothing near
     translation = *shortest;
     freed = frees(translation);
+    if (!freed) failed.push_back(translation);
     contacts.clear();
     manifolds_in_frame_of_a(a, b, moved_by(translation), contacts, {});
     add_planes();
@@ -332,6 +339,29 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
         shortest = exit;
         translation = exit * direction;
         result.status = back->status;
+      }
+    }
+  }
+  // A shorter way out may pass through a translation that did not free B: a piece's own way out
+  // across a seam ends inside the next piece, whose far side only the contacts there show (a
+  // segment along the cut beside a sliver leaves across the sliver, 970, where the first
+  // translation that frees it crossed the other piece, 382,000). From the shortest few of those,
+  // the contacts there add their planes, and the new candidates shorter than the way out found
+  // are tried; one that frees B replaces it.
+  if (freed || result.status == IterationStatus::converged) {
+    std::sort(failed.begin(), failed.end(), shorter);
+    for (std::size_t k = 0; k < failed.size() && k < penetration_continuations && shorter(failed[k], translation); ++k) {
+      contacts.clear();
+      manifolds_in_frame_of_a(a, b, moved_by(failed[k]), contacts, {});
+      const Vec2 found = translation;
+      translation = failed[k];  // add_planes() measures the new planes from here
+      add_planes();
+      translation = found;
+      std::vector<Vec2> onward = detail::candidate_translations(planes);
+      std::sort(onward.begin(), onward.end(), shorter);
+      for (std::size_t i = 0; i < onward.size() && i < penetration_candidates_per_round && shorter(onward[i], translation); ++i) {
+        if (std::find(failed.begin(), failed.end(), onward[i]) != failed.end()) continue;  // tried already
+        if (frees(onward[i])) translation = onward[i];
       }
     }
   }

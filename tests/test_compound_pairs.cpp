@@ -764,8 +764,9 @@ TEST(CompoundPenetration, ASegmentWithinTheBandsOfASliversSeamIsInsideTheOutline
     EXPECT_GE(found->depth, middle_depth - band);
     const Transform freed{pose.position + (found->depth + band) * found->normal, pose.rotation};
     EXPECT_FALSE(overlap(segment, segment_pose, compound, freed));
-    // The other way round the depth is bounded the same way, though it is not always the least
-    // translation (in double, 125,359 where 22,416 frees the pair): the fallback's documented limit.
+    // The other way round the depth is bounded the same way. Neither order is always the least
+    // translation (in double, the segment first at the stopped pose gives 130,667 where 17,072
+    // frees the pair): the fallback's documented limit.
     const std::optional<Penetration> swapped = penetration(compound, pose, segment, segment_pose);
     ASSERT_TRUE(swapped.has_value());
     EXPECT_GE(swapped->depth, middle_depth - band);
@@ -781,6 +782,60 @@ TEST(CompoundPenetration, ASegmentWithinTheBandsOfASliversSeamIsInsideTheOutline
   EXPECT_EQ(pushed.status, PushOutStatus::resolved);
   const std::optional<Penetration> after = penetration(segment, segment_pose, compound, pushed.transform);
   EXPECT_TRUE(!after || after->depth <= band);
+}
+
+TEST(CompoundPenetration, ASegmentAlongTheCutBesideASliversSharpTipIsInsideTheOutline) {
+  // From the mover fuzzer (fuzz/regressions/fuzz_mover): a compound 2e6 across, of a
+  // quadrilateral and three triangles, one of them a sliver whose tip, 0.06 degrees sharp, is the
+  // quadrilateral's corner; the cut between those two was flagged a seam on the sliver's side
+  // only (moved a few bands out of the quadrilateral, the cut's end at the tip sat on the sliver's
+  // widened edge, and round-off put it outside). Penetration's outline check took the cut for an
+  // outside face, so a zero-radius capsule 10.7 long lying along the cut, 968 inside the outline,
+  // was found only touching with the capsule first, and push_out() left it there. The depth lies
+  // between the middle's depth in the outline and the farther end's depth inside the sliver's far
+  // side (moving out across it frees the segment), both computed here in long double.
+  // Coordinates as the fuzzer made them (exact in float).
+  const Vec2 tip{1044160, -185280}, cut_end{-242656, -61696}, sliver_base{-250112, -62368}, fold{-769696, -78560};
+  const std::vector<Vec2> outline = {tip, {1048544, 1048544}, {-236352, 827360}, cut_end, fold, {-1048576, -1048352}, sliver_base};
+  const Compound compound = make_compound({piece({tip, outline[1], outline[2], cut_end}), triangle(sliver_base, tip, cut_end),
+                                           triangle(cut_end, fold, sliver_base), triangle(fold, outline[5], sliver_base)})
+                                .value();
+  ASSERT_EQ(std::get<Polygon>(compound.children()[0].shape).vertices()[3], cut_end);  // the cut is edge 3 of the one,
+  ASSERT_EQ(std::get<Polygon>(compound.children()[1].shape).vertices()[1], tip);      // edge 1 of the other
+  EXPECT_TRUE(compound.is_internal_edge(0, 3));
+  EXPECT_TRUE(compound.is_internal_edge(1, 1));
+  for (int edge : {0, 1, 2}) EXPECT_FALSE(compound.is_internal_edge(0, edge)) << edge;
+  EXPECT_FALSE(compound.is_internal_edge(1, 0));
+  const Shape shape = compound;
+  // The fuzzer's rotations, unit to round-off in float; normalised in Real, so that in double
+  // they do not scale coordinates 1e6 from the origin by their float round-off.
+  auto unit_rotation = [](Vec2 turned) {
+    const Vec2 unit = normalize(turned);
+    return Rot{unit.x, unit.y};
+  };
+  const Transform pose{{-0x1.6b8186p+19f, -0x1.172ab4p+20f}, unit_rotation({-0x1.ffffaep-1f, -0x1.210502p-9f})};
+  const Capsule capsule{{-0x1.a4p+4f, -0x1.fffcp+4f}, {-0x1p+5f, -0x1.7p+4f}, 0};
+  const Transform capsule_pose{{-0x1.afc8p+19f, -0x1.fe74p+19f}, unit_rotation({-0x1.cfe84ap-1f, -0x1.b148eap-2f})};
+  const Vec2 world_start = transform_point(capsule_pose, capsule.a), world_end = transform_point(capsule_pose, capsule.b);
+  const Ring ring = placed_ring(outline, pose);
+  const long double middle_depth =
+      boundary_distance(ring, {0.5L * world_start.x + 0.5L * world_end.x, 0.5L * world_start.y + 0.5L * world_end.y});
+  // How far an end lies inside the line of the sliver's far side (ring[6] to ring[0]).
+  auto inside_far_side = [&](Vec2 p) { return cross_of(ring[6], ring[0], {p.x, p.y}) / std::hypot(ring[0][0] - ring[6][0], ring[0][1] - ring[6][1]); };
+  const long double frees_at = std::max(inside_far_side(world_start), inside_far_side(world_end));
+  ASSERT_GT(middle_depth, 900);
+  ASSERT_LT(frees_at, 1000);
+  const Real band = 64 * contact_tolerance(size_scale(compound) + coordinate_magnitude(pose.position));
+  for (const Shape& thin : {Shape{capsule}, Shape{Segment{capsule.a, capsule.b}}}) {
+    for (const bool thin_first : {true, false}) {
+      const std::optional<Penetration> found = thin_first ? penetration(thin, capsule_pose, shape, pose) : penetration(shape, pose, thin, capsule_pose);
+      ASSERT_TRUE(found.has_value()) << thin_first;
+      EXPECT_GE(found->depth, Real(middle_depth) - band) << thin.index() << thin_first;
+      EXPECT_LE(found->depth, Real(frees_at) + band) << thin.index() << thin_first;
+      const Vec2 away = (thin_first ? Real(-1) : Real(1)) * (found->depth + band) * found->normal;  // moves the thin shape off
+      EXPECT_FALSE(overlap(thin, {capsule_pose.position + away, capsule_pose.rotation}, shape, pose)) << thin.index() << thin_first;
+    }
+  }
 }
 
 }  // namespace
