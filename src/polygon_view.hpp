@@ -115,6 +115,16 @@ inline CoreFeature nearest_core_feature(const PolygonView& core, Vec2 point, Rea
   if (face_separation > 0 || core.count() == 2) {  // outside, even by less than the tolerance: a vertex may be nearer
     const Real past_v1 = dot(point - v1, v2 - v1), past_v2 = dot(point - v2, v1 - v2);
     if ((past_v1 <= 0 || past_v2 <= 0) && point != (past_v1 <= 0 ? v1 : v2)) {
+      // At an almost flat vertex the two faces' separations differ by less than the round-off of
+      // their normals, so the face ranked first may be the one whose end the point lies past,
+      // while the point lies over the other face (a point 0.0005 off a 0.07-degree vertex was put
+      // at the vertex, 0.0025 away): the neighbour across that vertex is then the nearest face.
+      const int neighbour = past_v1 <= 0 ? core.previous(face) : core.next(face);
+      const Vec2 n1 = core.vertices[neighbour], n2 = core.vertices[core.next(neighbour)];
+      const Real neighbour_separation = dot(core.normals[neighbour], point - n1);
+      if (neighbour_separation > 0 && dot(point - n1, n2 - n1) > 0 && dot(point - n2, n1 - n2) > 0) {
+        return {point - neighbour_separation * core.normals[neighbour], core.normals[neighbour], neighbour_separation, neighbour, false, neighbour};
+      }
       nearest.core_point = past_v1 <= 0 ? v1 : v2;
       nearest.feature = past_v1 <= 0 ? face : core.next(face);
       nearest.at_vertex = true;

@@ -1459,6 +1459,72 @@ TEST(ShapeCast, APointEnteringAPolygonBesideAnAlmostFlatVertexHits) {
   }
 }
 
+TEST(ShapeCast, APointTouchingAnAlmostFlatVertexAndMovingInHitsAtTimeZero) {
+  // From the mover fuzzer: the same polygon, a point 0.0005 outside it beside its 0.07-degree
+  // vertex, over the edge that leaves the vertex, moving steeply in. The separations from the two
+  // edges' lines differ there by less than their normals' round-off, and the edge ranked first was
+  // the one whose end the point lies past, so the nearest feature was the vertex, 0.0025 away:
+  // beyond the touching band, so the cast ran as from apart, from inside the swept band, and
+  // found nothing. A mover slid off a seam's corner and ended 104 inside a compound. The oracles,
+  // in long double: the least distance to the edges, and the clip of the point's path against
+  // them, whose entry the cast must not pass, both ways round.
+  const std::vector<Vec2> corners = {{-0x1.8c1p+5f, -0x1.09a4p+7f}, {0x1.fd84p+7f, 0x1.898p+5f}, {0x1.fffcp+7f, 0x1.fffcp+7f},
+                                     {-0x1.fcb8p+7f, 0x1.fffcp+7f}, {-0x1p+8f, -0x1p+8f}};
+  const Polygon polygon = make_polygon(corners).value();
+  const Vec2 vertex = corners[0];
+  auto oracle_distance = [&](Vec2 p) {
+    long double least = 1e30L;
+    for (std::size_t i = 0; i < corners.size(); ++i) {
+      const Vec2 a = corners[i], b = corners[(i + 1) % corners.size()];
+      const long double ex = b.x - a.x, ey = b.y - a.y, px = (long double)p.x - a.x, py = (long double)p.y - a.y;
+      const long double t = std::clamp((px * ex + py * ey) / (ex * ex + ey * ey), 0.0L, 1.0L);
+      least = std::min(least, std::hypot(px - t * ex, py - t * ey));
+    }
+    return least;
+  };
+  // Around the vertex, every point outside the polygon: its distance as the oracle gives it, to
+  // the round-off of the coordinates.
+  int outside = 0;
+  for (const Real radius : {R(1e-4), R(5e-4), R(2.5e-3), R(1e-2), R(0.1)}) {
+    for (int k = 0; k < 256; ++k) {
+      const Real angle = R(2 * 3.14159265358979323846) * R(k) / 256;
+      const Vec2 p = vertex + radius * Vec2{std::cos(angle), std::sin(angle)};
+      const PointProjection projection = closest_point(Shape{polygon}, Transform{}, p);
+      if (projection.signed_distance <= 0) continue;
+      ++outside;
+      EXPECT_NEAR(projection.signed_distance, static_cast<Real>(oracle_distance(p)), round_off(coordinate_magnitude(p) + 512))
+          << "radius " << radius << " angle step " << k;
+    }
+  }
+  EXPECT_GT(outside, 500);
+  const Shape point = Circle{{-49.505497f, -132.819489f}, 0};
+  const Vec2 motion{-74.783890f, 65.104034f};  // the point's, against the polygon
+  ASSERT_NEAR(closest_point(Shape{polygon}, Transform{}, std::get<Circle>(point).center).signed_distance, R(0.00048), R(0.0002));
+  // Where the point's path enters the polygon: its clip against the edges in long double.
+  const Vec2 start = std::get<Circle>(point).center;
+  long double entry = 0, leave = 1;
+  for (std::size_t i = 0; i < corners.size(); ++i) {
+    const Vec2 a = corners[i], b = corners[(i + 1) % corners.size()];
+    const long double nx = (long double)b.y - a.y, ny = (long double)a.x - b.x;  // outward (counter-clockwise corners)
+    const long double offset = nx * (a.x - start.x) + ny * (a.y - start.y), approach = nx * motion.x + ny * motion.y;
+    if (approach < 0) entry = std::max(entry, offset / approach);
+    if (approach > 0) leave = std::min(leave, offset / approach);
+  }
+  ASSERT_LT(entry, leave - 0.1L);
+  for (const bool point_first : {true, false}) {
+    SCOPED_TRACE(point_first);
+    const std::optional<CastHit> hit = point_first ? shape_cast(point, Transform{}, Shape{polygon}, Transform{}, -motion)
+                                                   : shape_cast(Shape{polygon}, Transform{}, point, Transform{}, motion);
+    // Met where the path enters (5e-6), up to the touching band of the coordinates over the speed:
+    // in float that band holds the start, so at once.
+    ASSERT_TRUE(hit.has_value());
+    EXPECT_LE(hit->time, static_cast<Real>(entry));
+    EXPECT_NEAR(hit->time, static_cast<Real>(entry), 2 * contact_tolerance(coordinate_magnitude(start) + 512) / length(motion));
+    EXPECT_EQ(hit->initially_touching, hit->time == 0);
+    EXPECT_NEAR(length(hit->normal), 1, R(1e-5));
+  }
+}
+
 TEST(ShapeCast, ASupportPointGjkDropsIsConvergenceNotACapAtTimeZero) {
   // From the pair-query fuzzer: a point (a circle of radius 0) inside the end of a capsule of
   // radius 128 and length 1.6e5, in float. The cores' difference is a segment whose near end lies
