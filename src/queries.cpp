@@ -754,7 +754,11 @@ PointProjection closest_point(const Compound& shape, const Transform& transform,
         const Vec2 v2 = transform_point(placement, polygon->vertices()[(face + 1) % polygon->count()]);
         const Real along = closest_parameter_on_segment(v1, v2, local);
         const Vec2 surface = lerp(v1, v2, along);
-        const bool at_corner = (along <= 0 || along >= 1) && surface != local;
+        // A face point within the probes' reach of a corner is judged as the corner, the point on
+        // it too: a piece's corner on another piece's face (where a cut ends on it) is on the
+        // outline though a probe off either face there lies in the other piece.
+        const Real corner_reach = 2 * tolerance_at(surface);
+        const bool at_corner = along <= 0 || along >= 1 || length(surface - v1) <= corner_reach || length(surface - v2) <= corner_reach;
         consider(surface, rotate(placement.rotation, polygon->normals()[face]), child, at_corner);
       }
     }

@@ -838,4 +838,42 @@ TEST(CompoundPenetration, ASegmentAlongTheCutBesideASliversSharpTipIsInsideTheOu
   }
 }
 
+TEST(CompoundPointQuery, APiecesCornerOnAnotherPiecesFaceIsOnTheOutline) {
+  // From the pair-query fuzzer: a triangle whose corner lies on another triangle's long face (a
+  // T-junction, so that face stays outline), and a ray along that face, which hits the corner.
+  // The point query put the hit 8.5 inside: a probe off the long face there lies in the corner's
+  // piece, and a probe off the corner's own face lies in the long face's piece, so both faces were
+  // taken as covered. A face point within the probes' reach of a corner is now judged as the
+  // corner. Oracle: the union's outline (a simple polygon, concave at that corner), its signed
+  // distance in long double, at points all around the corner.
+  const Vec2 corner{0x1.7774p+4f, 0x1.7774p+4f}, top_right{0x1.fffcp+4f, 0x1.fffcp+4f}, bottom_left{-32, -32};
+  const std::vector<Vec2> outline = {bottom_left, {0x1.fc34p+4f, -0x1.ccp+4f}, top_right, {-32, 0x1.fffcp+4f}, corner};
+  const Compound compound =
+      make_compound({triangle(outline[1], top_right, bottom_left), triangle(top_right, outline[3], corner)}).value();
+  ASSERT_FALSE(compound.is_internal_edge(0, 1));  // the long face: partly under the other piece only
+  ASSERT_TRUE(compound.is_internal_edge(1, 2));
+  const Shape shape = compound;
+  const Transform pose{{-32, -32}, {-1, 0x1.777a5cp-24f}};  // as the fuzzer placed it (a half turn)
+  const Ring ring = placed_ring(outline, pose);
+  int checked = 0;
+  for (const Real radius : {Real(0), Real(1e-3), Real(1e-2), Real(0.1), Real(1)}) {
+    for (int k = 0; k < (radius == 0 ? 1 : 64); ++k) {
+      const Real angle = Real(2 * 3.14159265358979323846) * Real(k) / 64;
+      const Vec2 point = transform_point(pose, corner + radius * Vec2{std::cos(angle), std::sin(angle)});
+      const Point exact{point.x, point.y};
+      const long double oracle = (inside_even_odd(ring, exact) ? -1 : 1) * boundary_distance(ring, exact);
+      const Real band = 4 * contact_tolerance(coordinate_magnitude(point) + size_scale(compound));
+      EXPECT_NEAR(closest_point(shape, pose, point).signed_distance, static_cast<Real>(oracle), band) << "radius " << radius << " step " << k;
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 257);
+  // The fuzzer's ray, along the long face from its middle: it hits the corner, on the surface.
+  const Ray ray{{-32, -32}, {-32, -32}, 2};
+  const std::optional<RayHit> hit = raycast(shape, pose, ray);
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_NEAR(hit->fraction, corner.x / 32, 1e-5f);
+  EXPECT_LE(std::abs(closest_point(shape, pose, hit->point).signed_distance), 4 * contact_tolerance(coordinate_magnitude(hit->point) + size_scale(compound)));
+}
+
 }  // namespace
