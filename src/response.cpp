@@ -224,7 +224,10 @@ MoveResult move_and_slide(const World& world, const Shape& shape, const Transfor
   if (options.snap_distance > 0 && started_on_floor && dot(motion, options.up) <= 0 && !has_floor(planes_at(position))) {
     const Vec2 drop = -options.snap_distance * options.up;
     const std::optional<WorldCastHit> below = world.shape_cast_first(shape, placed_at(transform, position), drop, options.filter, cast_options);
-    if (below && kind_of(below->hit.normal) == SurfaceKind::floor) position += below->hit.time * drop;
+    if (below && kind_of(below->hit.normal) == SurfaceKind::floor) {
+      record();  // the snap is a move of its own: the path turns here
+      position += below->hit.time * drop;
+    }
   }
   record();
   for (const CollisionPlane& plane : planes_at(position)) {

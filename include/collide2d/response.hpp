@@ -89,7 +89,7 @@ struct MoveResult {
   bool on_ceiling = false;          ///< it met a ceiling during the move or one touches it at the end
   std::optional<Vec2> floor_normal; ///< the floor's normal most along `up`, when on a floor
   std::vector<MoveHit> hits;        ///< every body met, in order
-  std::vector<Vec2> path;           ///< world positions: the start, after each round that moved, and the final one
+  std::vector<Vec2> path;           ///< world positions: the start, after each round that moved, before a snap down, and the final one
   int iterations = 0;               ///< cast-and-slide rounds used
   IterationStatus status = IterationStatus::converged;  ///< iteration_cap when motion was left at the cap
 };
