@@ -876,4 +876,56 @@ TEST(CompoundPointQuery, APiecesCornerOnAnotherPiecesFaceIsOnTheOutline) {
   EXPECT_LE(std::abs(closest_point(shape, pose, hit->point).signed_distance), 4 * contact_tolerance(coordinate_magnitude(hit->point) + size_scale(compound)));
 }
 
+TEST(CompoundPenetration, ACompoundDeepInsideAPieceWithOnlySeamsIsFoundInBothOrders) {
+  // From the mover fuzzer: a compound 45 across lies 1.5e6 inside a compound 1.2e7 across, over a
+  // piece whose every face is a cut. The seam rule finds no outside face of that piece to put a
+  // contact on, and with the large compound first no contact was left at all, so penetration()
+  // answered "apart" (and push_out() left the mover there, reported resolved), while the other
+  // order found the depth. Oracle: the large compound's outline is the pieces' edges that no other
+  // piece shares (matched exactly, in float), and the small compound's origin's distance from
+  // those edges, in long double, less its reach, bounds the depth from below. The translation
+  // found frees the pair, though it is not always the least (the fallback's 32 directions: 0.07%
+  // over in float; in double the small compound first gives 5.4e6): penetration.hpp says so.
+  const std::vector<std::vector<Vec2>> pieces = {
+      {{-0x1.dd08p+21f, 0x1.858p+21f}, {-0x1.e3d4p+22f, 0x1.f0bcp+22f}, {-0x1.8f88p+21f, -0x1.0508p+21f}},
+      {{0x1.858p+21f, 0x1.858p+21f}, {-0x1.dd08p+21f, 0x1.858p+21f}, {-0x1.8f88p+21f, -0x1.0508p+21f}},
+      {{-0x1.8f88p+21f, -0x1.0508p+21f}, {-0x1p+23f, -0x1.9p+21f}, {-0x1p+23f, -0x1p+23f}},
+      {{-0x1.8f88p+21f, -0x1.0508p+21f}, {-0x1p+23f, -0x1p+23f}, {-0x1.0468p+21f, -0x1.07a8p+21f}, {0x1.858p+21f, 0x1.858p+21f}},
+      {{-0x1p+23f, -0x1p+23f}, {-0x1.d3d4p+22f, -0x1p+23f}, {-0x1.0468p+21f, -0x1.07a8p+21f}},
+      {{-0x1.0468p+21f, -0x1.07a8p+21f}, {-0x1.245p+21f, -0x1.fe2p+22f}, {0x1.858p+21f, 0x1.858p+21f}}};
+  std::vector<CompoundChild> children;
+  for (const auto& corners : pieces) children.push_back(piece(corners));
+  const Shape large = make_compound(children).value();
+  for (int edge = 0; edge < 4; ++edge) ASSERT_TRUE(std::get<Compound>(large).is_internal_edge(3, edge)) << edge;
+  const Shape small = make_compound({piece({{-31.9951172f, -32}, {10.1640625f, 10}, {10.1640625f, 10.1640625f}, {-32, -32}}),
+                                     triangle({10.1640625f, 10}, {31.9140625f, 10.1640625f}, {10.1640625f, 10.1640625f}),
+                                     triangle({31.9140625f, 10.1640625f}, {10.0117188f, 31.9990234f}, {10.1640625f, 10.1640625f})})
+                          .value();
+  const Transform large_pose{{0x1.858p+3f, 0x1.858p+3f}, {0x1.846b24p-2f, 0x1.d9bcaep-1f}};
+  const Transform small_pose{{-32, -32}, {-1, 8.74227766e-08f}};
+  // The outline's edges, and the small compound's origin's distance from them (large's frame).
+  const Vec2 origin = inverse_transform_point(large_pose, small_pose.position);
+  long double outline_distance = 1e30L;
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    for (std::size_t k = 0; k < pieces[i].size(); ++k) {
+      const Vec2 from = pieces[i][k], to = pieces[i][(k + 1) % pieces[i].size()];
+      bool shared = false;
+      for (std::size_t j = 0; j < pieces.size() && !shared; ++j) {
+        for (std::size_t m = 0; m < pieces[j].size() && !shared; ++m) shared = j != i && pieces[j][m] == to && pieces[j][(m + 1) % pieces[j].size()] == from;
+      }
+      if (!shared) outline_distance = std::min(outline_distance, segment_point_distance({from.x, from.y}, {to.x, to.y}, {origin.x, origin.y}));
+    }
+  }
+  ASSERT_GT(outline_distance, 1e6L);
+  const Real reach = size_scale(small), band = 64 * contact_tolerance(size_scale(large));
+  for (const bool large_first : {true, false}) {
+    SCOPED_TRACE(large_first);
+    const std::optional<Penetration> found = large_first ? penetration(large, large_pose, small, small_pose) : penetration(small, small_pose, large, large_pose);
+    ASSERT_TRUE(found.has_value());
+    EXPECT_GE(found->depth, Real(outline_distance) - reach - band);
+    const Vec2 away = (large_first ? Real(1) : Real(-1)) * (found->depth + band) * found->normal;  // moves the small compound out
+    EXPECT_FALSE(overlap(large, large_pose, small, {small_pose.position + away, small_pose.rotation}));
+  }
+}
+
 }  // namespace
