@@ -12,12 +12,15 @@
 //
 // Penetration with a compound: the translation of B that frees it from the whole of A, not one
 // child's depth. The seam-resolved contacts give planes dot(n, t) >= depth; the translations
-// where one or two planes are tight (src/plane_solver.cpp) are tried shortest first, each checked
-// against every pair of convex parts, and the first that frees B wins; when none does, the
-// contacts at the shortest translation all planes allow add planes, for a capped number of
-// rounds. Where the planes do not describe the way out (B squeezed between opposed faces), B is
-// placed beyond A along each contact normal and a fan of 32 directions and cast back: the
-// shortest of these exits frees B, though it may not be the least translation.
+// where one or two planes are tight (src/plane_solver.cpp), and each pair of parts' own way out,
+// are tried shortest first, each checked against every pair of convex parts, and the first that
+// frees B wins; when none does, the contacts at the shortest translation all planes allow add
+// planes, for a capped number of rounds. Where the planes do not describe the way out (B
+// squeezed between opposed faces), B is placed beyond A along each contact normal and a fan of
+// 32 directions and cast back: the shortest of these exits frees B, though it may not be the
+// least translation. Once a way out is found, the contacts at the shortest few translations that
+// did not free B add their planes, and a shorter translation among their candidates that frees B
+// replaces it.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -89,6 +92,9 @@ void for_each_part(const Shape& shape, const Transform& transform, const Aabb* r
       shape);
 }
 
+/// The touching band of one manifold point (A's frame).
+Real point_tolerance(const ManifoldPoint& point) { return contact_tolerance(coordinate_magnitude(point.point)); }
+
 /// Every child manifold between A (at the origin of its frame) and B (placed by b_to_a), in A's
 /// frame, kept off both sides' seams; appended to `manifolds` from index `first`.
 void manifolds_in_frame_of_a(const Shape& a, const Shape& b, const Transform& b_to_a, std::vector<ChildManifold>& manifolds,
@@ -117,18 +123,31 @@ void manifolds_in_frame_of_a(const Shape& a, const Shape& b, const Transform& b_
     return true;
   });
   if (both_convex) return;
+  // The deepest overlap before the seam rule: deep inside pieces whose faces are seams the rule can
+  // drop every manifold (no outside face to put a contact on), and a pair overlapping by 1,700
+  // would report no contact at all. It keeps that one, seam normal and all, rather than lose the
+  // contact.
+  std::optional<ChildManifold> deepest;
+  Real deepest_overlap = 0;
+  for (std::size_t i = first; i < manifolds.size(); ++i) {
+    for (int k = 0; k < manifolds[i].manifold.point_count; ++k) {
+      const ManifoldPoint& point = manifolds[i].manifold.points[k];
+      if (-point.separation > point_tolerance(point) && -point.separation > deepest_overlap) {
+        deepest_overlap = -point.separation;
+        deepest = manifolds[i];
+      }
+    }
+  }
   if (compound_a != nullptr) detail::resolve_seams(*compound_a, identity, true, b, b_to_a, manifolds, first, options);
   if (compound_b != nullptr) detail::resolve_seams(*compound_b, b_to_a, false, a, identity, manifolds, first, options);
   manifolds.erase(std::remove_if(manifolds.begin() + static_cast<std::ptrdiff_t>(first), manifolds.end(),
                                  [](const ChildManifold& entry) { return entry.manifold.point_count == 0; }),
                   manifolds.end());
+  if (manifolds.size() == first && deepest) manifolds.push_back(*deepest);
   std::sort(manifolds.begin() + static_cast<std::ptrdiff_t>(first), manifolds.end(), [](const ChildManifold& p, const ChildManifold& q) {
     return p.child_a != q.child_a ? p.child_a < q.child_a : p.child_b < q.child_b;
   });
 }
-
-/// The touching band of one manifold point (A's frame).
-Real point_tolerance(const ManifoldPoint& point) { return contact_tolerance(coordinate_magnitude(point.point)); }
 
 /// How many rounds of new contacts penetration() adds before it falls back to a direction search,
 /// and how many candidate translations it tries in one round.

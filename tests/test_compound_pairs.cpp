@@ -881,7 +881,7 @@ TEST(CompoundPenetration, ACompoundDeepInsideAPieceWithOnlySeamsIsFoundInBothOrd
   // piece whose every face is a cut. The seam rule finds no outside face of that piece to put a
   // contact on, and with the large compound first no contact was left at all, so penetration()
   // answered "apart" (and push_out() left the mover there, reported resolved), while the other
-  // order found the depth. Oracle: the large compound's outline is the pieces' edges that no other
+  // order found the depth; contact_manifolds() reported nothing in that order. Oracle: the large compound's outline is the pieces' edges that no other
   // piece shares (matched exactly, in float), and the small compound's origin's distance from
   // those edges, in long double, less its reach, bounds the depth from below. The translation
   // found frees the pair, though it is not always the least (the fallback's 32 directions: 0.07%
@@ -918,6 +918,20 @@ TEST(CompoundPenetration, ACompoundDeepInsideAPieceWithOnlySeamsIsFoundInBothOrd
   }
   ASSERT_GT(outline_distance, 1e6L);
   const Real reach = size_scale(small), band = 64 * contact_tolerance(size_scale(large));
+  // The contact is not lost in either order: where the seam rule drops every manifold, the
+  // deepest one before it is kept.
+  for (const bool large_first : {true, false}) {
+    std::vector<ChildManifold> manifolds;
+    if (large_first) contact_manifolds(large, large_pose, small, small_pose, manifolds);
+    else contact_manifolds(small, small_pose, large, large_pose, manifolds);
+    ASSERT_FALSE(manifolds.empty()) << large_first;
+    Real deepest = 0;
+    for (const ChildManifold& entry : manifolds) {
+      EXPECT_NEAR(length(entry.manifold.normal), 1, 1e-5f);
+      for (int k = 0; k < entry.manifold.point_count; ++k) deepest = std::min(deepest, entry.manifold.points[k].separation);
+    }
+    EXPECT_LT(deepest, -band) << large_first;
+  }
   for (const bool large_first : {true, false}) {
     SCOPED_TRACE(large_first);
     const std::optional<Penetration> found = large_first ? penetration(large, large_pose, small, small_pose) : penetration(small, small_pose, large, large_pose);

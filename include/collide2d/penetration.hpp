@@ -70,9 +70,11 @@ template <ConvexSupport A, ConvexSupport B>
 /// from one piece: the shortest translation that meets every contact plane (the seam-resolved
 /// contacts of contact_manifolds(), so seams never give the normal), checked against every pair
 /// of pieces; exact where the way out is decided by the faces in contact (a shape in a V notch
-/// leaves straight up). Where the contact planes squeeze B from opposite sides, the shortest exit
-/// over the contact normals and 32 directions found by casting B back from beyond A (then not
-/// always the least translation). point_a lies on A's surface where B comes to touch it, and
+/// leaves straight up), and the contacts beyond a piece's own way out are searched too (a shape
+/// along a cut beside a sliver leaves across the sliver). Where the contact planes squeeze B from
+/// opposite sides, or leave no contact (B deep inside a piece whose faces are all seams), the
+/// shortest exit over the contact normals and 32 directions found by casting B back from beyond
+/// A (then not always the least translation). point_a lies on A's surface where B comes to touch it, and
 /// point_b = point_a - depth * normal is that point of B before the move.
 [[nodiscard]] std::optional<Penetration> penetration(const Shape& a, const Transform& transform_a, const Shape& b,
                                                      const Transform& transform_b);
