@@ -21,9 +21,9 @@
 // nothing about another far piece.
 //
 // Tolerances (docs/conventions.md): a contact point is on a child, or at its corner, within the
-// contact tolerance of the point's coordinates in the compound's frame; two unit normals are the
-// same direction within direction_tolerance, and a normal is inside a corner's cone within the
-// sine of that same angle.
+// contact tolerance of the point's coordinates and the child's in the compound's frame; two unit
+// normals are the same direction within direction_tolerance, and a normal is inside a corner's
+// cone within the sine of that same angle.
 #include "seams.hpp"
 
 #include <algorithm>
@@ -79,7 +79,14 @@ bool child_allows(const CompoundChild& child, Vec2 q, Vec2 normal, Real toleranc
 bool outline_allows_at(const Compound& compound, Vec2 q, Vec2 normal, Real tolerance, int except = -1) {
   bool allowed = true;
   for_each_child_overlapping(compound, Aabb{q, q}.expanded(tolerance), [&](int other) {
-    if (other != except) allowed = child_allows(compound.children()[other], q, normal, tolerance);
+    if (other == except) return true;
+    // q's distance from a child's face carries the round-off of the face's vertices too: a contact
+    // point 5,700 deep against a cut whose ends are 3.4e7 out lay 4 off the cut in float, beyond
+    // the band of its own coordinates, and the cut's normal passed as the outline's. The band is
+    // also that of the child's coordinates (its box's corners).
+    const Aabb& box = compound.child_boxes()[static_cast<std::size_t>(other)];
+    const Real child_band = contact_tolerance(coordinate_magnitude(q) + std::max(coordinate_magnitude(box.lower), coordinate_magnitude(box.upper)));
+    allowed = child_allows(compound.children()[other], q, normal, std::max(tolerance, child_band));
     return allowed;
   });
   return allowed;
@@ -322,9 +329,20 @@ void resolve_seams(const Compound& compound, const Transform& transform, bool co
     const SeamView view = seam_view(manifolds[i], transform, compound_is_a);
     const int face = matching_outside_face(compound, view.child, view.outward);
     if (face < 0) continue;
-    face_contact[i - first] = true;
     const CompoundChild& child = compound.children()[view.child];
     const Polygon& polygon = std::get<Polygon>(child.shape);
+    // The manifold's points must lie on that face too: a seam nearly in line with an outside face
+    // of the same piece (a shallow notch) has nearly its normal, and a contact 5,700 deep against
+    // the seam, 9e5 from the face, was taken for a face contact.
+    const Vec2 v1 = transform_point(child.transform, polygon.vertices()[face]);
+    const Vec2 v2 = transform_point(child.transform, polygon.vertices()[(face + 1) % polygon.count()]);
+    bool on_face = true;
+    for (int k = 0; k < manifolds[i].manifold.point_count && on_face; ++k) {
+      const Vec2 q = surface_point(manifolds[i].manifold, manifolds[i].manifold.points[k], transform, compound_is_a);
+      on_face = distance_to_segment(q, v1, v2) <= contact_tolerance(coordinate_magnitude(q) + std::max(coordinate_magnitude(v1), coordinate_magnitude(v2)));
+    }
+    if (!on_face) continue;
+    face_contact[i - first] = true;
     voided.push_back({view.far_part, transform_point(child.transform, polygon.vertices()[face])});
     voided.push_back({view.far_part, transform_point(child.transform, polygon.vertices()[(face + 1) % polygon.count()])});
   }

@@ -43,6 +43,13 @@ Rectangle placed_rectangle(Vec2 lower, Vec2 upper, const Transform& transform) {
 CompoundChild piece(std::vector<Vec2> corners) { return CompoundChild{make_polygon(corners).value(), {}}; }
 CompoundChild triangle(Vec2 p, Vec2 q, Vec2 r) { return piece({p, q, r}); }
 
+/// A fuzzer's rotation, unit to round-off in float, normalised in Real: in double it would
+/// otherwise scale coordinates 1e6 from the origin by its float round-off.
+Rot unit_rotation(Vec2 turned) {
+  const Vec2 unit = normalize(turned);
+  return {unit.x, unit.y};
+}
+
 /// The largest separation of two convex quadrilaterals over the edge normals of both (long double).
 long double rectangle_separation(const Rectangle& p, const Rectangle& q) {
   long double best = -1e30L;
@@ -807,12 +814,6 @@ TEST(CompoundPenetration, ASegmentAlongTheCutBesideASliversSharpTipIsInsideTheOu
   for (int edge : {0, 1, 2}) EXPECT_FALSE(compound.is_internal_edge(0, edge)) << edge;
   EXPECT_FALSE(compound.is_internal_edge(1, 0));
   const Shape shape = compound;
-  // The fuzzer's rotations, unit to round-off in float; normalised in Real, so that in double
-  // they do not scale coordinates 1e6 from the origin by their float round-off.
-  auto unit_rotation = [](Vec2 turned) {
-    const Vec2 unit = normalize(turned);
-    return Rot{unit.x, unit.y};
-  };
   const Transform pose{{-0x1.6b8186p+19f, -0x1.172ab4p+20f}, unit_rotation({-0x1.ffffaep-1f, -0x1.210502p-9f})};
   const Capsule capsule{{-0x1.a4p+4f, -0x1.fffcp+4f}, {-0x1p+5f, -0x1.7p+4f}, 0};
   const Transform capsule_pose{{-0x1.afc8p+19f, -0x1.fe74p+19f}, unit_rotation({-0x1.cfe84ap-1f, -0x1.b148eap-2f})};
@@ -939,6 +940,48 @@ TEST(CompoundPenetration, ACompoundDeepInsideAPieceWithOnlySeamsIsFoundInBothOrd
     EXPECT_GE(found->depth, Real(outline_distance) - reach - band);
     const Vec2 away = (large_first ? Real(1) : Real(-1)) * (found->depth + band) * found->normal;  // moves the small compound out
     EXPECT_FALSE(overlap(large, large_pose, small, {small_pose.position + away, small_pose.rotation}));
+  }
+}
+
+TEST(CompoundPenetration, APointSizedCircleOnAFarOutCutIsDeepInside) {
+  // From the mover fuzzer: a compound 6.7e7 across, two pieces whose cut runs from a corner 3.4e7
+  // out to a shallow notch 9e5 away, and a circle of radius 0.018 (a point at that scale) lying
+  // on the cut, 904,000 inside the outline. In float the cut's line is known to about 4 units, so
+  // the point lay 0.06 outside both pieces: the point query answered "outside, 0.06" and
+  // penetration() took the circle's way out of one piece onto the cut (5,689) for freed; push_out()
+  // moved it there, 904,000 deep. A point outside every piece by less than the band of the
+  // compound's coordinates, beside a covered surface, is now inside; and the notch's face, nearly
+  // in line with the cut, no longer passes for the face of a contact against the cut (its points
+  // must lie on the face). Oracle: the union's outline in long double (even-odd inside, least
+  // distance to its edges).
+  const Vec2 notch{0x1.37p+19f, 0x1.3bp+19f}, corner{-0x1p+25f, -0x1p+25f};
+  const std::vector<Vec2> outline = {corner, {0x1.fff8p+24f, -0x1p+25f}, {0x1.fffcp+24f, 0x1.fffcp+24f}, notch, {-0x1.f044p+24f, 0x1.bbd8p+24f}};
+  const Shape compound = make_compound({triangle(notch, outline[4], corner), piece({corner, outline[1], outline[2], notch})}).value();
+  ASSERT_TRUE(std::get<Compound>(compound).is_internal_edge(0, 2));
+  ASSERT_TRUE(std::get<Compound>(compound).is_internal_edge(1, 3));
+  const Transform pose{{-0x1.24f8p+3f, -0x1.e02p+1f}, unit_rotation({-0x1p+0f, 0x1.91a222p-14f})};
+  const Ring ring = placed_ring(outline, pose);
+  const Real band = 64 * contact_tolerance(size_scale(compound));
+  // Points along the cut near the origin, and the circle of the fuzzer's input.
+  for (int k = -4; k <= 4; ++k) {
+    const Vec2 on_cut = lerp(corner, notch, Real(0.98) + Real(k) / 400);
+    const Vec2 point = transform_point(pose, on_cut);
+    const long double depth = boundary_distance(ring, {point.x, point.y});
+    ASSERT_TRUE(inside_even_odd(ring, {point.x, point.y}));
+    EXPECT_NEAR(closest_point(compound, pose, point).signed_distance, -static_cast<Real>(depth), band) << k;
+  }
+  const Shape circle = Circle{{0x1.fffcp+7f, 0x1.fffcp+7f}, 0x1.2p-6f};
+  const Transform circle_pose{{0x1.fffcp+4f, 0x1.fffcp+4f}, unit_rotation({-0x1.ffd886p-1f, 0x1.92154cp-6f})};
+  const Vec2 centre = transform_point(circle_pose, std::get<Circle>(circle).center);
+  const long double centre_depth = boundary_distance(ring, {centre.x, centre.y});
+  ASSERT_GT(centre_depth, 9e5L);
+  for (const bool circle_first : {true, false}) {
+    SCOPED_TRACE(circle_first);
+    const std::optional<Penetration> found = circle_first ? penetration(circle, circle_pose, compound, pose) : penetration(compound, pose, circle, circle_pose);
+    ASSERT_TRUE(found.has_value());
+    EXPECT_NEAR(found->depth, static_cast<Real>(centre_depth) + std::get<Circle>(circle).radius, band);
+    const Vec2 away = (circle_first ? Real(-1) : Real(1)) * (found->depth + band) * found->normal;  // moves the circle out
+    EXPECT_FALSE(overlap(circle, {circle_pose.position + away, circle_pose.rotation}, compound, pose));
   }
 }
 
