@@ -83,7 +83,7 @@ struct CoreFeature {
   Real signed_distance;    // distance from the core's boundary: > 0 outside, <= 0 inside (a segment core has no inside)
   int feature;             // the nearest edge's index, or the nearest vertex's index when at_vertex
   bool at_vertex;          // true when a vertex, not the inside of an edge, is nearest
-  int face;                // the edge of largest separation, whose Voronoi regions were searched
+  int face;                // the edge whose Voronoi regions hold the answer: largest separation, or its neighbour at a flat vertex
 };
 // The magnitude behind the round-off of a nearest feature's distance (nearest_core_feature's
 // answer for `point`): the extent of the face searched and the point's offset from its start.

@@ -343,8 +343,8 @@ void resolve_seams(const Compound& compound, const Transform& transform, bool co
     }
     if (!on_face) continue;
     face_contact[i - first] = true;
-    voided.push_back({view.far_part, transform_point(child.transform, polygon.vertices()[face])});
-    voided.push_back({view.far_part, transform_point(child.transform, polygon.vertices()[(face + 1) % polygon.count()])});
+    voided.push_back({view.far_part, v1});
+    voided.push_back({view.far_part, v2});
   }
   for (std::size_t i = first; i < manifolds.size(); ++i) {
     ChildManifold& entry = manifolds[i];

@@ -74,8 +74,8 @@ template <ConvexSupport A, ConvexSupport B>
 /// along a cut beside a sliver leaves across the sliver). Where the contact planes squeeze B from
 /// opposite sides, or leave no contact (B deep inside a piece whose faces are all seams), the
 /// shortest exit over the contact normals and 32 directions found by casting B back from beyond
-/// A (then not always the least translation). point_a lies on A's surface where B comes to touch it, and
-/// point_b = point_a - depth * normal is that point of B before the move.
+/// A (then not always the least translation). point_a lies on A's surface where B comes to touch
+/// it, and point_b = point_a - depth * normal is that point of B before the move.
 [[nodiscard]] std::optional<Penetration> penetration(const Shape& a, const Transform& transform_a, const Shape& b,
                                                      const Transform& transform_b);
 
