@@ -22,16 +22,25 @@ using namespace collide2d;
 
 bool finite(Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
 
-/// Whether the mover at `transform` overlaps `body` by more than the touching band of the pair's
-/// magnitudes, widened 64 times (as fuzz_world decides overlap): the cases too close to call pass.
-bool overlaps_beyond_band(const Shape& mover, const Transform& transform, const fuzz::Placed& body) {
-  const Real band = 64 * contact_tolerance(fuzz::reach(mover, transform) + fuzz::reach(body.shape, body.transform));
+/// Whether the mover at `transform` overlaps `body` by more than `bands` touching bands of the
+/// pair's magnitudes.
+bool overlaps_beyond(const Shape& mover, const Transform& transform, const fuzz::Placed& body, Real bands) {
+  const Real band = bands * contact_tolerance(fuzz::reach(mover, transform) + fuzz::reach(body.shape, body.transform));
   const std::optional<Penetration> depth = penetration(mover, transform, body.shape, body.transform);
   return depth && depth->depth > band;
 }
 
+/// An overlap the checks hold against: beyond 64 bands (as fuzz_world decides overlap), so the
+/// cases too close to call pass.
 bool overlaps_any(const Shape& mover, const Transform& transform, const std::vector<fuzz::Placed>& bodies) {
-  return std::any_of(bodies.begin(), bodies.end(), [&](const fuzz::Placed& body) { return overlaps_beyond_band(mover, transform, body); });
+  return std::any_of(bodies.begin(), bodies.end(), [&](const fuzz::Placed& body) { return overlaps_beyond(mover, transform, body, 64); });
+}
+
+/// A start that is free for certain: nothing overlaps it beyond one band. One overlapping by
+/// more, though within the 64 the checks allow, is a real overlap the push may find squeezed
+/// (38 into a compound whose band is 45, with a capsule beside it whose band is 0.05).
+bool clearly_free(const Shape& mover, const Transform& transform, const std::vector<fuzz::Placed>& bodies) {
+  return std::none_of(bodies.begin(), bodies.end(), [&](const fuzz::Placed& body) { return overlaps_beyond(mover, transform, body, 1); });
 }
 
 }  // namespace
@@ -62,7 +71,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (pushed.status == PushOutStatus::resolved) {
     fuzz::check(!overlaps_any(mover, pushed.transform, bodies), "push_out that resolved leaves nothing overlapping");
   }
-  const bool starts_free = !overlaps_any(mover, start, bodies);
+  const bool starts_free = clearly_free(mover, start, bodies);
   if (!starts_free && pushed.status != PushOutStatus::resolved) return 0;  // nothing promised for a squeezed start
 
   MoveOptions options;
