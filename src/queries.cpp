@@ -733,13 +733,7 @@ PointProjection closest_point(const Compound& shape, const Transform& transform,
   // another child)? Then it is a seam, not the outline.
   auto covered = [&](Vec2 surface, Vec2 outward, int owner) {
     const Real tolerance = tolerance_at(surface);
-    const Vec2 probe = surface + 2 * tolerance * outward;
-    bool inside_another = false;
-    detail::for_each_child_overlapping(shape, Aabb{probe, probe}, [&](int other) {
-      inside_another = other != owner && project(other, probe).signed_distance < -tolerance;
-      return !inside_another;
-    });
-    return inside_another;
+    return detail::covered_by_another_child(shape, surface, outward, owner, 2 * tolerance, tolerance);
   };
   // A point outside every child by less than the band, beside a covered surface, lies in the
   // crack round-off leaves along a seam: it is inside.

@@ -300,6 +300,16 @@ OutlineContact outline_contact(const Compound& compound, Vec2 q, Vec2 wanted, Ve
   return result;
 }
 
+bool covered_by_another_child(const Compound& compound, Vec2 surface, Vec2 outward, int owner, Real step, Real depth) {
+  const Vec2 probe = surface + step * outward;
+  bool inside_another = false;
+  for_each_child_overlapping(compound, Aabb{probe, probe}, [&](int other) {
+    inside_another = other != owner && closest_point_on_child(compound.children()[other], probe).signed_distance < -depth;
+    return !inside_another;
+  });
+  return inside_another;
+}
+
 bool outside_face_near(const Compound& compound, Vec2 q, Real reach) {
   bool near = false;
   for_each_child_overlapping(compound, Aabb{q, q}.expanded(reach), [&](int index) {
@@ -311,8 +321,13 @@ bool outside_face_near(const Compound& compound, Vec2 q, Real reach) {
     }
     for (int edge = 0; edge < polygon->count() && !near; ++edge) {
       if (compound.is_internal_edge(index, edge)) continue;
-      near = distance_to_segment(q, transform_point(child.transform, polygon->vertices()[edge]),
-                                 transform_point(child.transform, polygon->vertices()[(edge + 1) % polygon->count()])) <= reach;
+      const Vec2 from = transform_point(child.transform, polygon->vertices()[edge]);
+      const Vec2 to = transform_point(child.transform, polygon->vertices()[(edge + 1) % polygon->count()]);
+      const Vec2 nearest = lerp(from, to, closest_parameter_on_segment(from, to, q));
+      // Near, and not on the stretch of a face that a neighbour covers (a face only partly under
+      // one is no seam: a point 1,500 inside the outline lay on such a stretch).
+      near = length(nearest - q) <= reach &&
+             !covered_by_another_child(compound, nearest, rotate(child.transform.rotation, polygon->normals()[edge]), index, reach, reach / 4);
     }
     return !near;
   });

@@ -40,9 +40,15 @@ struct OutlineContact {
 /// `direction` (unit, compound frame) is not zero, on moving from q along it (src/seams.cpp).
 OutlineContact outline_contact(const Compound& compound, Vec2 q, Vec2 wanted, Vec2 direction);
 
+/// True when the point `surface` of child `owner`'s surface (compound frame) is covered by
+/// another child: a probe `step` out along `outward` lies more than `depth` inside one. A face
+/// only partly under a neighbour is not a seam, and this tells its covered stretch.
+bool covered_by_another_child(const Compound& compound, Vec2 surface, Vec2 outward, int owner, Real step, Real depth);
+
 /// True when a face of a piece that is not a seam (or the surface of a piece that is not a sharp
-/// polygon) passes within `reach` of q (compound frame): q is then on the outline, whatever the
-/// outline's point query finds (its probes can miss a narrow notch's tip).
+/// polygon) passes within `reach` of q (compound frame) where no other piece covers it: q is then
+/// on the outline, whatever the outline's point query finds (its probes can miss a narrow notch's
+/// tip).
 bool outside_face_near(const Compound& compound, Vec2 q, Real reach);
 
 }  // namespace collide2d::detail

@@ -985,4 +985,39 @@ TEST(CompoundPenetration, APointSizedCircleOnAFarOutCutIsDeepInside) {
   }
 }
 
+TEST(CompoundPenetration, ASmallCircleOnTheCoveredStretchOfAnOutsideFaceIsInside) {
+  // From the mover fuzzer: a thin triangle whose long face runs along the diagonal, half of it
+  // under a second triangle (so the face is no seam: only partly covered), and a circle of radius
+  // 0.25 on that covered stretch, 1,500 inside the outline. With the circle first, penetration()
+  // took the circle for freed where it was: its centre is within a few bands of that face, and the
+  // centre check stood down for any face that is not a seam. A face stretch another piece covers
+  // no longer counts. Oracle: the union's outline in long double.
+  const std::vector<Vec2> outline = {{-65536, -65536}, {-44462, -44462}, {65532, -44462}, {65534, 65534}, {-61442, -57346}};
+  const Shape compound = make_compound({triangle(outline[3], outline[4], outline[0]), triangle(outline[1], outline[2], outline[3])}).value();
+  ASSERT_FALSE(std::get<Compound>(compound).is_internal_edge(0, 2));  // the diagonal: partly covered only
+  ASSERT_TRUE(std::get<Compound>(compound).is_internal_edge(1, 2));
+  const Transform pose{{-256, -256}, unit_rotation({-1, 0x1.777a5cp-24f})};
+  const Shape circle = Circle{{-0x1p-8f, -0x1p+7f}, 0.25f};
+  const Transform circle_pose{{0x1.ffecp+7f, -0x1.ffcp+7f}, unit_rotation({-0x1.ff97c4p-1f, -0x1.46a3a4p-5f})};
+  const Ring ring = placed_ring(outline, pose);
+  const Vec2 centre = transform_point(circle_pose, std::get<Circle>(circle).center);
+  ASSERT_TRUE(inside_even_odd(ring, {centre.x, centre.y}));
+  const long double centre_depth = boundary_distance(ring, {centre.x, centre.y});
+  ASSERT_GT(centre_depth, 1000);
+  const Real band = 64 * contact_tolerance(size_scale(compound));
+  EXPECT_NEAR(closest_point(compound, pose, centre).signed_distance, -static_cast<Real>(centre_depth), band);
+  for (const bool circle_first : {true, false}) {
+    SCOPED_TRACE(circle_first);
+    const std::optional<Penetration> found = circle_first ? penetration(circle, circle_pose, compound, pose) : penetration(compound, pose, circle, circle_pose);
+    ASSERT_TRUE(found.has_value());
+    // At least the centre's depth; at most half a percent over it, the fallback's 32 directions
+    // (cos 5.6 degrees) where the contact planes do not give the way out (2 over in double).
+    const Real least = static_cast<Real>(centre_depth) + std::get<Circle>(circle).radius;
+    EXPECT_GE(found->depth, least - band);
+    EXPECT_LE(found->depth, Real(1.005) * least + band);
+    const Vec2 away = (circle_first ? Real(-1) : Real(1)) * (found->depth + band) * found->normal;  // moves the circle out
+    EXPECT_FALSE(overlap(circle, {circle_pose.position + away, circle_pose.rotation}, compound, pose));
+  }
+}
+
 }  // namespace
