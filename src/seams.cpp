@@ -304,7 +304,11 @@ bool covered_by_another_child(const Compound& compound, Vec2 surface, Vec2 outwa
   const Vec2 probe = surface + step * outward;
   bool inside_another = false;
   for_each_child_overlapping(compound, Aabb{probe, probe}, [&](int other) {
-    inside_another = other != owner && closest_point_on_child(compound.children()[other], probe).signed_distance < -depth;
+    if (other == owner) return true;
+    const CompoundChild& child = compound.children()[other];
+    const PointProjection at_surface = closest_point_on_child(child, surface);
+    inside_another = closest_point_on_child(child, probe).signed_distance < -depth && at_surface.signed_distance <= depth &&
+                     dot(at_surface.normal, outward) <= -same_direction_cosine;
     return !inside_another;
   });
   return inside_another;

@@ -41,8 +41,10 @@ struct OutlineContact {
 OutlineContact outline_contact(const Compound& compound, Vec2 q, Vec2 wanted, Vec2 direction);
 
 /// True when the point `surface` of child `owner`'s surface (compound frame) is covered by
-/// another child: a probe `step` out along `outward` lies more than `depth` inside one. A face
-/// only partly under a neighbour is not a seam, and this tells its covered stretch.
+/// another child: one flush against it there (touching `surface` within `depth`, its own surface
+/// facing straight back along `outward`) that holds a probe `step` out along `outward` more than
+/// `depth` inside. Across a notch narrower than the band a probe lands in a piece that is not
+/// flush. A face only partly under a neighbour is not a seam, and this tells its covered stretch.
 bool covered_by_another_child(const Compound& compound, Vec2 surface, Vec2 outward, int owner, Real step, Real depth);
 
 /// True when a face of a piece that is not a seam (or the surface of a piece that is not a sharp

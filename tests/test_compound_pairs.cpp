@@ -1020,4 +1020,39 @@ TEST(CompoundPenetration, ASmallCircleOnTheCoveredStretchOfAnOutsideFaceIsInside
   }
 }
 
+TEST(CompoundPenetration, APointAtTheTipOfANotchNarrowerThanTheBandIsNotDeepInside) {
+  // From the mover fuzzer: a compound 6.7e7 across in float, whose outline has a notch of 1.5
+  // degrees between two pieces, and a point (a capsule of length and radius 0) moving near the
+  // notch's tip, where the notch is narrower than the band of those coordinates. Penetration put
+  // the point 16,000 inside at some poses and 0 at others: the probe that tells a face's stretch
+  // covered by another piece (fixed just before) crossed the notch into the other piece. A piece
+  // covers a face only where it lies flush against it (its own face turned straight back). Oracle:
+  // the point's depth inside the union's outline in long double (0 outside it).
+  const Vec2 notch{0x1.178p+19f, 0x1.3bp+19f}, far_corner{0x1.fffcp+24f, 0x1.fffcp+24f}, cut_end{-0x1.fp+24f, -0x1.fff4p+24f};
+  const Vec2 lower{-0x1.bcp+24f, -0x1p+25f}, corner{-0x1p+25f, -0x1p+25f}, notch_side{0x1.bfb8p+24f, 0x1.d96cp+24f};
+  const std::vector<Vec2> outline = {corner, lower, far_corner, notch, notch_side, cut_end};
+  const Shape compound =
+      make_compound({triangle(notch, notch_side, cut_end), piece({lower, far_corner, notch, cut_end}), triangle(cut_end, corner, lower)}).value();
+  ASSERT_FALSE(std::get<Compound>(compound).is_internal_edge(1, 1));  // the notch's two faces
+  ASSERT_FALSE(std::get<Compound>(compound).is_internal_edge(0, 0));
+  const Transform pose{{-0x1.cap+2f, 0x1.1f6p+2f}, {-0x1.ffed2p-1f, 0x1.160438p-6f}};  // as the fuzzer made them
+  const Ring ring = placed_ring(outline, pose);
+  const Shape point = Capsule{{-256, -256}, {-256, -256}, 0};
+  const Rot turned{-1, 0x1.777a5cp-24f};
+  const Vec2 from{-0x1.1cf1fap+19f, -0x1.3658c8p+19f};  // where push_out() had put it
+  const Real band = 64 * contact_tolerance(size_scale(compound) + coordinate_magnitude(from));
+  for (int k = 0; k <= 16; ++k) {
+    const Transform at{from + (Real(k) / 16) * Vec2{-32, -32}, turned};
+    const Vec2 where = transform_point(at, {-256, -256});
+    const Point exact{where.x, where.y};
+    const long double depth = inside_even_odd(ring, exact) ? boundary_distance(ring, exact) : 0.0L;
+    for (const bool point_first : {true, false}) {
+      const std::optional<Penetration> found = point_first ? penetration(point, at, compound, pose) : penetration(compound, pose, point, at);
+      if (found) {
+        EXPECT_LE(found->depth, static_cast<Real>(depth) + band) << k << " " << point_first;
+      }
+    }
+  }
+}
+
 }  // namespace
