@@ -119,13 +119,17 @@ inline CoreFeature nearest_core_feature(const PolygonView& core, Vec2 point, Rea
       // their normals, so the face ranked first may be the one whose end the point lies past,
       // while the point lies over the other face (a point 0.0005 off a 0.07-degree vertex was put
       // at the vertex, 0.0025 away): the neighbour across that vertex is then the nearest face.
+      // One dot product tells the usual case (past both faces' ends) apart before any more work.
+      const Vec2 corner = past_v1 <= 0 ? v1 : v2;
       const int neighbour = past_v1 <= 0 ? core.previous(face) : core.next(face);
-      const Vec2 n1 = core.vertices[neighbour], n2 = core.vertices[core.next(neighbour)];
-      const Real neighbour_separation = dot(core.normals[neighbour], point - n1);
-      if (neighbour_separation > 0 && dot(point - n1, n2 - n1) > 0 && dot(point - n2, n1 - n2) > 0) {
-        return {point - neighbour_separation * core.normals[neighbour], core.normals[neighbour], neighbour_separation, neighbour, false, neighbour};
+      const Vec2 other_end = core.vertices[past_v1 <= 0 ? neighbour : core.next(neighbour)];
+      if (dot(point - corner, other_end - corner) > 0) {
+        const Real neighbour_separation = dot(core.normals[neighbour], point - corner);
+        if (neighbour_separation > 0 && dot(point - other_end, corner - other_end) > 0) {
+          return {point - neighbour_separation * core.normals[neighbour], core.normals[neighbour], neighbour_separation, neighbour, false, neighbour};
+        }
       }
-      nearest.core_point = past_v1 <= 0 ? v1 : v2;
+      nearest.core_point = corner;
       nearest.feature = past_v1 <= 0 ? face : core.next(face);
       nearest.at_vertex = true;
       nearest.signed_distance = length_in_real(point - nearest.core_point);
