@@ -245,21 +245,15 @@ bool along_a_seam(const Shape& a, const Shape& b, const Transform& b_to_a) {
   return false;
 }
 
-/// A shape thinner than the touching band of a compound's large coordinates, lying near a seam,
-/// overlaps each piece by less than the pair's band and so touches both, though the outline holds
-/// it deep inside (a segment 125 long along a sliver's seam of a compound 1.2e7 across, in float,
-/// 17,000 inside). True when the convex one of A (at the origin) and B (placed by b_to_a) has a
-/// point, its centre (a polygon's centroid, the middle of a segment's or capsule's core), inside
-/// the other, a compound, by more than the contact tolerance of the compound's reach and the
-/// point's coordinates (the compound's point query, which follows the outline), and no outside
-/// face of a piece passes within four such tolerances of it: the outline's query decides a
-/// notch's tip by probes around it and can miss a notch of two degrees, putting a point at the
-/// tip deep inside.
-bool centre_inside_outline(const Shape& a, const Shape& b, const Transform& b_to_a) {
-  const std::optional<CompoundAndConvex> pair = compound_and_convex(a, b, b_to_a);
-  if (!pair) return false;
-  const Compound& compound = pair->compound;
-  const Vec2 centre = transform_point(pair->convex_to_compound, std::visit(
+/// Is the centre of a convex shape (a polygon's centroid, the middle of a segment's or capsule's
+/// core), placed in a compound's frame by `to_compound`, inside that compound by more than the
+/// contact tolerance of the compound's reach and the point's coordinates (the compound's point
+/// query, which follows the outline), with no outside face of a piece within four such
+/// tolerances of it? The outline's query decides a notch's tip by probes around it and can miss a
+/// notch of two degrees, putting a point at the tip deep inside.
+template <class Convex>
+bool convex_centre_inside(const Compound& compound, const Convex& convex, const Transform& to_compound) {
+  const Vec2 centre = transform_point(to_compound, std::visit(
                                                        [](const auto& shape) -> Vec2 {
                                                          using Kind = std::decay_t<decltype(shape)>;
                                                          if constexpr (std::is_same_v<Kind, Circle>) return shape.center;
@@ -267,9 +261,31 @@ bool centre_inside_outline(const Shape& a, const Shape& b, const Transform& b_to
                                                          else if constexpr (std::is_same_v<Kind, Compound>) return {};  // not reached
                                                          else return Real(0.5) * (shape.a + shape.b);
                                                        },
-                                                       pair->convex));
+                                                       convex));
   const Real tolerance = contact_tolerance(compound.reach() + coordinate_magnitude(centre));
   return closest_point(compound, Transform{}, centre).signed_distance < -tolerance && !detail::outside_face_near(compound, centre, 4 * tolerance);
+}
+
+/// A shape thinner than the touching band of a compound's large coordinates, lying near a seam,
+/// overlaps each piece by less than the pair's band and so touches both, though the outline holds
+/// it deep inside (a segment 125 long along a sliver's seam of a compound 1.2e7 across, in float,
+/// 17,000 inside). True when the convex one of A (at the origin) and B (placed by b_to_a) has its
+/// centre inside the other, a compound (convex_centre_inside); with compounds on both sides, when
+/// a child of either has (a compound 329 across inside one 4.7e7 across, in float, touched its
+/// pieces within their bands).
+bool centre_inside_outline(const Shape& a, const Shape& b, const Transform& b_to_a) {
+  if (const std::optional<CompoundAndConvex> pair = compound_and_convex(a, b, b_to_a)) {
+    return convex_centre_inside(pair->compound, pair->convex, pair->convex_to_compound);
+  }
+  const Compound* compound_a = std::get_if<Compound>(&a);
+  const Compound* compound_b = std::get_if<Compound>(&b);
+  if (compound_a == nullptr || compound_b == nullptr) return false;
+  auto any_child_inside = [](const Compound& holder, const Compound& other, const Transform& other_to_holder) {
+    return std::any_of(other.children().begin(), other.children().end(), [&](const CompoundChild& child) {
+      return convex_centre_inside(holder, child.shape, compose(other_to_holder, child.transform));
+    });
+  };
+  return any_child_inside(*compound_a, *compound_b, b_to_a) || any_child_inside(*compound_b, *compound_a, inverse_compose(b_to_a, Transform{}));
 }
 
 /// Directions the fallback of compound_penetration tries besides the contact normals.

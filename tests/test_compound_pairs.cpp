@@ -240,6 +240,23 @@ long double segment_point_distance(Point a, Point b, Point p) {
   return std::hypot(p[0] - a[0] - t * ex, p[1] - a[1] - t * ey);
 }
 
+/// The distance from `point` to the edges of `pieces` that no other piece shares (matched exactly,
+/// reversed), in long double: the outline of a compound cut edge to edge.
+long double distance_to_unshared_edges(const std::vector<std::vector<Vec2>>& pieces, Vec2 point) {
+  long double least = 1e30L;
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    for (std::size_t k = 0; k < pieces[i].size(); ++k) {
+      const Vec2 from = pieces[i][k], to = pieces[i][(k + 1) % pieces[i].size()];
+      bool shared = false;
+      for (std::size_t j = 0; j < pieces.size() && !shared; ++j) {
+        for (std::size_t m = 0; m < pieces[j].size() && !shared; ++m) shared = j != i && pieces[j][m] == to && pieces[j][(m + 1) % pieces[j].size()] == from;
+      }
+      if (!shared) least = std::min(least, segment_point_distance({from.x, from.y}, {to.x, to.y}, {point.x, point.y}));
+    }
+  }
+  return least;
+}
+
 bool inside_even_odd(const Ring& ring, Point p) {
   bool inside = false;
   for (std::size_t i = 0, j = ring.size() - 1; i < ring.size(); j = i++) {
@@ -906,17 +923,7 @@ TEST(CompoundPenetration, ACompoundDeepInsideAPieceWithOnlySeamsIsFoundInBothOrd
   const Transform small_pose{{-32, -32}, {-1, 8.74227766e-08f}};
   // The outline's edges, and the small compound's origin's distance from them (large's frame).
   const Vec2 origin = inverse_transform_point(large_pose, small_pose.position);
-  long double outline_distance = 1e30L;
-  for (std::size_t i = 0; i < pieces.size(); ++i) {
-    for (std::size_t k = 0; k < pieces[i].size(); ++k) {
-      const Vec2 from = pieces[i][k], to = pieces[i][(k + 1) % pieces[i].size()];
-      bool shared = false;
-      for (std::size_t j = 0; j < pieces.size() && !shared; ++j) {
-        for (std::size_t m = 0; m < pieces[j].size() && !shared; ++m) shared = j != i && pieces[j][m] == to && pieces[j][(m + 1) % pieces[j].size()] == from;
-      }
-      if (!shared) outline_distance = std::min(outline_distance, segment_point_distance({from.x, from.y}, {to.x, to.y}, {origin.x, origin.y}));
-    }
-  }
+  const long double outline_distance = distance_to_unshared_edges(pieces, origin);
   ASSERT_GT(outline_distance, 1e6L);
   const Real reach = size_scale(small), band = 64 * contact_tolerance(size_scale(large));
   // The contact is not lost in either order: where the seam rule drops every manifold, the
@@ -1052,6 +1059,42 @@ TEST(CompoundPenetration, APointAtTheTipOfANotchNarrowerThanTheBandIsNotDeepInsi
         EXPECT_LE(found->depth, static_cast<Real>(depth) + band) << k << " " << point_first;
       }
     }
+  }
+}
+
+TEST(CompoundPenetration, ASmallCompoundInsideAHugeOneIsFoundInBothOrders) {
+  // From the mover fuzzer: a compound 329 across inside a compound 4.7e7 across, in float, lying
+  // on a cut: each of its pieces overlaps the large compound's pieces by less than their bands, so
+  // with the small compound first the pair was freed where it lay (depth 0), while the other order
+  // found 2.98e6; a push then reported resolved and left it there. The centre check, which only
+  // a convex shape had, now runs for each child of either compound against the other. Oracle: the
+  // small compound's origin's distance from the large one's unshared edges (long double), less
+  // the small one's reach.
+  const std::vector<std::vector<Vec2>> pieces = {
+      {{-0x1.cfdp+24f, -0x1.cfdp+24f}, {0x1.fcp+24f, -0x1p+25f}, {-0x1.eff8p+23f, -0x1.53fcp+24f}},
+      {{-0x1.eff8p+23f, -0x1.53fcp+24f}, {-0x1.a7a8p+24f, 0x1.6p+22f}, {-0x1.cfdp+24f, -0x1.cfdp+24f}},
+      {{-0x1.cff4p+24f, 0x1.fffcp+24f}, {-0x1.cfdp+24f, -0x1.cfdp+24f}, {-0x1.a7a8p+24f, 0x1.6p+22f}},
+      {{0x1.fcp+24f, -0x1.2cp+24f}, {0x1.fc0cp+24f, 0x1.fffcp+24f}, {-0x1.cff4p+24f, 0x1.fffcp+24f}, {-0x1.a7a8p+24f, 0x1.6p+22f}},
+      {{-0x1.a7a8p+24f, 0x1.6p+22f}, {0x1.fc6p+24f, -0x1.a7a8p+24f}, {0x1.fcp+24f, -0x1.2cp+24f}}};
+  std::vector<CompoundChild> children;
+  for (const auto& corners : pieces) children.push_back(piece(corners));
+  const Shape large = make_compound(children).value();
+  const Shape small = make_compound({triangle({-0x1p+8f, -0x1.3c8p+5f}, {-0x1.a3a4p+7f, -0x1.fcp+7f}, {-0x1.f2p+5f, -0x1.7b54p+7f}),
+                                     triangle({-0x1.f2p+5f, -0x1.7b54p+7f}, {0x1.838p+7f, -0x1p+8f}, {-0x1p+8f, -0x1.3c8p+5f})})
+                          .value();
+  const Transform small_pose{{-0x1.3fdcp+9f, -0x1.3fdcp+9f}, unit_rotation({0x1.cea748p-1f, 0x1.b69d7p-2f})};
+  // Where the push had left the large compound (the mover).
+  const Transform large_pose{{-0x1.f64862p+20f, -0x1.2d85a8p+22f}, unit_rotation({-1, 0x1.777a5cp-24f})};
+  const long double outline_distance = distance_to_unshared_edges(pieces, inverse_transform_point(large_pose, small_pose.position));
+  ASSERT_GT(outline_distance, 1e6L);
+  const Real reach = size_scale(small), band = 64 * contact_tolerance(size_scale(large));
+  for (const bool small_first : {true, false}) {
+    SCOPED_TRACE(small_first);
+    const std::optional<Penetration> found = small_first ? penetration(small, small_pose, large, large_pose) : penetration(large, large_pose, small, small_pose);
+    ASSERT_TRUE(found.has_value());
+    EXPECT_GE(found->depth, Real(outline_distance) - reach - band);
+    const Vec2 away = (small_first ? Real(-1) : Real(1)) * (found->depth + band) * found->normal;  // moves the small compound out
+    EXPECT_FALSE(overlap(large, large_pose, small, {small_pose.position + away, small_pose.rotation}));
   }
 }
 
