@@ -306,11 +306,12 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
   std::vector<detail::ContactPlane> planes;
   Real tolerance = 0;
   Vec2 translation;  // the translation of B tried last
-  auto add_planes = [&]() {
+  // The planes of `contacts`, found with B moved by `found_at`.
+  auto add_planes = [&](Vec2 found_at) {
     for (const ChildManifold& entry : contacts) {
       for (int i = 0; i < entry.manifold.point_count; ++i) {
         const ManifoldPoint& point = entry.manifold.points[i];
-        planes.push_back({entry.manifold.normal, dot(entry.manifold.normal, translation) - point.separation});
+        planes.push_back({entry.manifold.normal, dot(entry.manifold.normal, found_at) - point.separation});
         tolerance = std::max(tolerance, point_tolerance(point));
       }
     }
@@ -320,7 +321,7 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
   // long (two nearly parallel planes meet far away) is never the answer; the fallback's casts
   // start there.
   const Real beyond = size_scale(a) + size_scale(b) + length(b_to_a.position) + 1;
-  add_planes();
+  add_planes({});
   // Each pair of parts' own way out is a candidate too, besides the planes' corners: against a far
   // side much larger than a piece, the seam rule recomputes a contact on the piece's outside face,
   // whose separation is then the far side's whole extent (1.2e7 for a piece 32 deep in a rounded
@@ -356,7 +357,7 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
     if (!freed) failed.push_back(translation);
     contacts.clear();
     manifolds_in_frame_of_a(a, b, moved_by(translation), contacts, {});
-    add_planes();
+    add_planes(translation);
   }
   if (!freed) {
     // The contact planes do not describe the way out (B squeezed between opposed faces, or sunk
@@ -392,10 +393,7 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
     for (std::size_t k = 0; k < failed.size() && k < penetration_continuations && shorter(failed[k], translation); ++k) {
       contacts.clear();
       manifolds_in_frame_of_a(a, b, moved_by(failed[k]), contacts, {});
-      const Vec2 found = translation;
-      translation = failed[k];  // add_planes() measures the new planes from here
-      add_planes();
-      translation = found;
+      add_planes(failed[k]);
       std::vector<Vec2> onward = detail::candidate_translations(planes);
       std::sort(onward.begin(), onward.end(), shorter);
       for (std::size_t i = 0; i < onward.size() && i < penetration_candidates_per_round && shorter(onward[i], translation); ++i) {

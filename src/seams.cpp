@@ -306,9 +306,9 @@ bool covered_by_another_child(const Compound& compound, Vec2 surface, Vec2 outwa
   for_each_child_overlapping(compound, Aabb{probe, probe}, [&](int other) {
     if (other == owner) return true;
     const CompoundChild& child = compound.children()[other];
+    if (!(closest_point_on_child(child, probe).signed_distance < -depth)) return true;  // the probe is not inside this one
     const PointProjection at_surface = closest_point_on_child(child, surface);
-    inside_another = closest_point_on_child(child, probe).signed_distance < -depth && at_surface.signed_distance <= depth &&
-                     dot(at_surface.normal, outward) <= -same_direction_cosine;
+    inside_another = at_surface.signed_distance <= depth && dot(at_surface.normal, outward) <= -same_direction_cosine;
     return !inside_another;
   });
   return inside_another;
