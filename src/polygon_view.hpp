@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <limits>
 #include <span>
 
@@ -20,6 +21,26 @@ namespace collide2d::detail {
 // the SAT can read them that many at a time.
 inline constexpr int polygon_view_lanes = 4;
 static_assert(polygon_inline_capacity % polygon_view_lanes == 0);
+
+// polygon_view_lanes Reals held and computed on together in the target's vector registers (the
+// GCC and Clang vector extension: arithmetic and comparisons act lane by lane, a scalar operand
+// stands for every lane, `b < a ? b : a` is the lane-by-lane minimum); scalar code where there are
+// none. Kept inside the functions that use them, never passed between functions that are not
+// inlined: how wider lanes pass depends on the target's options.
+typedef Real RealLanes __attribute__((vector_size(polygon_view_lanes * sizeof(Real))));
+static_assert(polygon_view_lanes == 4);  // the shuffles name four lanes
+
+// The x and the y coordinates of the polygon_view_lanes points stored from `points` on, each in
+// lanes (two vector loads and two shuffles).
+struct CoordinateLanes {
+  RealLanes x, y;
+};
+[[gnu::always_inline]] inline CoordinateLanes coordinate_lanes(const Vec2* points) {
+  RealLanes first_two, last_two;  // two Vec2 each, as stored
+  std::memcpy(&first_two, &points[0].x, sizeof(RealLanes));
+  std::memcpy(&last_two, &points[2].x, sizeof(RealLanes));
+  return {__builtin_shufflevector(first_two, last_two, 0, 2, 4, 6), __builtin_shufflevector(first_two, last_two, 1, 3, 5, 7)};
+}
 
 struct PolygonView {
   std::span<const Vec2> vertices;     // counter-clockwise core vertices, local frame

@@ -8,7 +8,13 @@
 // a segment intersects two lines (cross products); an unrounded polygon clips the ray against
 // every edge's half-plane in one pass (Cyrus & Beck, "Generalized two- and three-dimensional
 // clipping", 1978): entering edges raise the lower bound, leaving edges lower the upper bound,
-// and the hit is where the last entering edge was crossed. The polygon's clip runs exact first;
+// and the hit is where the last entering edge was crossed. An unrounded polygon of up to
+// polygon_inline_capacity vertices is first decided from which side of the ray's line each vertex
+// lies on (the cross products of the direction with every vertex's offset, in vector lanes): all on
+// one side is a miss; otherwise the line enters through the edge from a vertex on its left to one
+// on its right, where the cross products interpolate to zero. That decides every ray whose line
+// passes every vertex farther than the touching band and whose origin lies farther than it
+// outside the entering edge; the clip decides the rest. The polygon's clip runs exact first;
 // the bounds it ends with prove whether the touching band could change its answer, and only the
 // rays it could (a start or a graze within the band) are clipped again against the edges widened
 // by the band. Capsules and rounded polygons (a core swept by a radius) are clipped against the
@@ -17,8 +23,14 @@
 #include "collide2d/raycast.hpp"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
+#include <cstring>
 #include <limits>
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
 
 #include "collide2d/point_query.hpp"
 #include "collide2d/tolerance.hpp"
@@ -377,8 +389,106 @@ std::optional<RayHit> raycast(const Segment& shape, const Transform& transform, 
   return to_world(ray, transform, fraction, normal);
 }
 
-std::optional<RayHit> raycast(const Polygon& shape, const Transform& transform, const Ray& ray) {
-  if (shape.radius() > 0) return cast_rounded_polygon(shape, transform, ray);
+namespace {
+
+/// Bit i set where lane i of a lane-by-lane comparison holds.
+template <class LaneMask>
+[[gnu::always_inline]] inline unsigned lane_bits(LaneMask mask) {
+#if defined(__SSE2__)
+  if constexpr (sizeof(Real) == 4) return unsigned(_mm_movemask_ps(reinterpret_cast<__m128>(mask)));
+#endif
+  unsigned bits = 0;
+  for (int lane = 0; lane < detail::polygon_view_lanes; ++lane) bits |= (mask[lane] != 0 ? 1u : 0u) << lane;
+  return bits;
+}
+
+/// The lane holding the vertex after vertex (group x polygon_view_lanes + lane) of a polygon of
+/// `count` vertices, counted in the pair (that group's lanes, the other group's lanes).
+constexpr int next_vertex_lane(int count, int group, int lane) {
+  constexpr int lanes = detail::polygon_view_lanes;
+  const int vertex = group * lanes + lane, next = vertex + 1 < count ? vertex + 1 : 0;
+  return next / lanes == group ? next % lanes : lanes + next % lanes;
+}
+
+/// What cast_clear_of_vertices decided: a hit (its fraction and the entering edge's normal, in
+/// the polygon's frame), a miss, or nothing (the exact clip decides).
+struct ClearCast {
+  enum Verdict { undecided, miss, hit } verdict;
+  Real fraction;
+  Vec2 normal;
+};
+
+/// The ray against an unrounded polygon of `count` <= polygon_inline_capacity vertices, in the
+/// polygon's frame, decided from the side of the ray's line each vertex lies on where every
+/// vertex lies farther than the touching band from that line (see raycast(Polygon)).
+template <int count>
+ClearCast cast_clear_of_vertices(const Polygon& shape, const Ray& ray, Vec2 origin, Vec2 direction) {
+  constexpr int lanes = detail::polygon_view_lanes, groups = (count + lanes - 1) / lanes;
+  constexpr unsigned every_vertex = (1u << count) - 1;
+  const Vec2* vertices = shape.vertices().data();
+  const Real band = ray_tolerance(size_scale(shape), origin, direction, ray.max_fraction);
+  // cross(direction, v - origin) is |direction| times v's distance left of the ray's line; beyond
+  // this, the vertex lies farther than the band from the line, on the side its sign says.
+  const Real clear = band * coordinate_magnitude(direction);
+  // Per vertex, from the storage padded to whole groups: the cross product above, and
+  // dot(v - origin, direction), |direction|^2 times the fraction at which v projects on the ray.
+  std::array<detail::RealLanes, groups> side, along;
+  unsigned left = 0, clear_of_line = 0;
+  for (int group = 0; group < groups; ++group) {
+    const detail::CoordinateLanes stored = detail::coordinate_lanes(&vertices[group * lanes]);
+    const detail::RealLanes x = stored.x - origin.x, y = stored.y - origin.y;
+    side[group] = direction.x * y - direction.y * x;
+    along[group] = direction.x * x + direction.y * y;
+    left |= lane_bits(side[group] > 0) << (group * lanes);
+    clear_of_line |= lane_bits((side[group] > clear) | (side[group] < -clear)) << (group * lanes);
+  }
+  left &= every_vertex;
+  const bool clear_of_every_vertex = (clear_of_line & every_vertex) == every_vertex;
+  // Every vertex on one side: the line misses the polygon. This is the branch that goes either way,
+  // so it waits on nothing but the cross products.
+  if (left == 0 || left == every_vertex) return {clear_of_every_vertex ? ClearCast::miss : ClearCast::undecided, 0, {}};
+  if (!clear_of_every_vertex) return {ClearCast::undecided, 0, {}};
+  // The line enters through the edge from a vertex on its left to one on its right (one edge, by
+  // convexity, when every side is certain).
+  const unsigned right_after = ~((left >> 1) | ((left & 1u) << (count - 1)));  // bit i: vertex i + 1 lies right
+  const unsigned entering = left & right_after;
+  if ((entering & (entering - 1)) != 0) return {ClearCast::undecided, 0, {}};
+  // Where the line crosses each edge from vertex i to i + 1, for every edge at once (the entering
+  // one picked after): the cross products fall to zero at w = side_i / (side_i - side_next) of the
+  // way along it, in [0, 1] for an edge the line crosses, so the crossing lies on the edge
+  // whatever the angle (an offset over a shallow slope would not), and its fraction is the
+  // projections' fraction there over |direction|^2 (quotients of products of two lengths only).
+  const Real direction_squared = dot(direction, direction), inverse_direction_squared = Real(1) / direction_squared;
+  std::array<Real, groups * lanes> crossings;
+  auto cross_edges_of_group = [&]<int group>() {
+    constexpr int other = groups - 1 - group;
+    const detail::RealLanes side_next = __builtin_shufflevector(side[group], side[other], next_vertex_lane(count, group, 0), next_vertex_lane(count, group, 1),
+                                                        next_vertex_lane(count, group, 2), next_vertex_lane(count, group, 3));
+    const detail::RealLanes along_next = __builtin_shufflevector(along[group], along[other], next_vertex_lane(count, group, 0), next_vertex_lane(count, group, 1),
+                                                         next_vertex_lane(count, group, 2), next_vertex_lane(count, group, 3));
+    const detail::RealLanes crossing = (along[group] + side[group] / (side[group] - side_next) * (along_next - along[group])) * inverse_direction_squared;
+    std::memcpy(&crossings[group * lanes], &crossing, sizeof(detail::RealLanes));
+  };
+  cross_edges_of_group.template operator()<0>();
+  if constexpr (groups == 2) cross_edges_of_group.template operator()<1>();
+  // From an origin more than the band outside the entering edge's line, the entry is the hit of
+  // the banded clip too. Nearer (inside, on the surface, the polygon behind), or a direction whose
+  // square underflows, the exact clip decides.
+  const int edge = std::countr_zero(entering);
+  const Vec2 normal = shape.normals()[edge];
+  const Real offset = dot(normal, vertices[edge] - origin);  // the origin's depth inside the edge's line
+  if (!(offset < -band) || !(direction_squared >= std::numeric_limits<Real>::min())) return {ClearCast::undecided, 0, {}};
+  const Real fraction = crossings[edge];
+  if (fraction <= ray.max_fraction) return {ClearCast::hit, fraction, normal};
+  // Entered past the ray's end: a miss when that end lies more than the band outside the line.
+  if (ray.max_fraction * dot(normal, direction) - offset > band) return {ClearCast::miss, 0, {}};
+  return {ClearCast::undecided, 0, {}};
+}
+
+/// The ray against an unrounded polygon by clipping it against every edge, exact first and then,
+/// where the exact clip cannot decide, within the band (cast_polygon_in_band). Out of line: it
+/// serves polygons above the inline capacity and the rays cast_clear_of_vertices leaves.
+[[gnu::noinline]] std::optional<RayHit> cast_polygon_by_clip(const Polygon& shape, const Transform& transform, const Ray& ray) {
   const Vec2 origin = inverse_transform_point(transform, ray.origin);
   const Vec2 direction = inverse_rotate(transform.rotation, ray.translation);
   // The exact clip first, as Box2D clips: the bounds are the edges' own crossings. It decides
@@ -442,6 +552,30 @@ std::optional<RayHit> raycast(const Polygon& shape, const Transform& transform, 
     return cast_polygon_in_band(shape, transform, ray);
   }
   return to_world(ray, transform, lower, normals[entering_edge]);
+}
+
+}  // namespace
+
+std::optional<RayHit> raycast(const Polygon& shape, const Transform& transform, const Ray& ray) {
+  if (shape.radius() > 0) return cast_rounded_polygon(shape, transform, ray);
+  if (shape.count() > polygon_inline_capacity) return cast_polygon_by_clip(shape, transform, ray);
+  // A small polygon's ray is decided first from the sides of its line the vertices lie on, with
+  // no branch per edge: a ray clear of the touching band everywhere (nearly every ray) is decided
+  // there, the rest by the clip.
+  const Vec2 origin = inverse_transform_point(transform, ray.origin);
+  const Vec2 direction = inverse_rotate(transform.rotation, ray.translation);
+  ClearCast clear;
+  switch (shape.count()) {
+    case 3: clear = cast_clear_of_vertices<3>(shape, ray, origin, direction); break;
+    case 4: clear = cast_clear_of_vertices<4>(shape, ray, origin, direction); break;
+    case 5: clear = cast_clear_of_vertices<5>(shape, ray, origin, direction); break;
+    case 6: clear = cast_clear_of_vertices<6>(shape, ray, origin, direction); break;
+    case 7: clear = cast_clear_of_vertices<7>(shape, ray, origin, direction); break;
+    default: clear = cast_clear_of_vertices<8>(shape, ray, origin, direction); break;
+  }
+  if (clear.verdict == ClearCast::hit) return to_world(ray, transform, clear.fraction, clear.normal);
+  if (clear.verdict == ClearCast::miss) return std::nullopt;
+  return cast_polygon_by_clip(shape, transform, ray);
 }
 
 std::optional<RayHit> raycast(const Shape& shape, const Transform& transform, const Ray& ray) {

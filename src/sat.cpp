@@ -65,13 +65,6 @@ SatAxis walk_edge_axes(const PolygonView& reference, const PolygonView& other, c
   return best;
 }
 
-// polygon_view_lanes Reals held and computed on together in the target's vector registers (the
-// GCC and Clang vector extension: arithmetic and comparisons act lane by lane, a scalar operand
-// stands for every lane, `b < a ? b : a` is the lane-by-lane minimum); scalar code where there are
-// none. Kept inside one function: how wider lanes pass between functions depends on the target's
-// options.
-typedef Real RealLanes __attribute__((vector_size(polygon_view_lanes * sizeof(Real))));
-static_assert(polygon_view_lanes == 4);  // the shuffles below name four lanes
 
 // For polygons of up to polygon_inline_capacity vertices, every normal against every vertex (n x m
 // dot products with no data-dependent branch, as b2FindMaxSeparation), with the reference's
@@ -84,17 +77,11 @@ void best_edge_axis_of_small(const PolygonView& reference, const PolygonView& ot
                              std::vector<SatAxis>* trace, SatAxis& best) {
   std::array<RealLanes, groups> normal_x, normal_y, offset, nearest;
   for (int group = 0; group < groups; ++group) {
-    RealLanes normals_01, normals_23, vertices_01, vertices_23;  // two Vec2 each, as stored
-    const Real* normals = &reference.normals.data()[group * polygon_view_lanes].x;
-    const Real* vertices = &reference.vertices.data()[group * polygon_view_lanes].x;
-    std::memcpy(&normals_01, normals, sizeof(RealLanes));
-    std::memcpy(&normals_23, normals + polygon_view_lanes, sizeof(RealLanes));
-    std::memcpy(&vertices_01, vertices, sizeof(RealLanes));
-    std::memcpy(&vertices_23, vertices + polygon_view_lanes, sizeof(RealLanes));
-    normal_x[group] = __builtin_shufflevector(normals_01, normals_23, 0, 2, 4, 6);
-    normal_y[group] = __builtin_shufflevector(normals_01, normals_23, 1, 3, 5, 7);
-    offset[group] = normal_x[group] * __builtin_shufflevector(vertices_01, vertices_23, 0, 2, 4, 6) +
-                    normal_y[group] * __builtin_shufflevector(vertices_01, vertices_23, 1, 3, 5, 7);
+    const CoordinateLanes normals = coordinate_lanes(&reference.normals.data()[group * polygon_view_lanes]);
+    const CoordinateLanes vertices = coordinate_lanes(&reference.vertices.data()[group * polygon_view_lanes]);
+    normal_x[group] = normals.x;
+    normal_y[group] = normals.y;
+    offset[group] = normals.x * vertices.x + normals.y * vertices.y;
   }
   const Vec2 first = transform_point(other_to_reference, other.vertices[0]);
   for (int group = 0; group < groups; ++group) nearest[group] = normal_x[group] * first.x + normal_y[group] * first.y;
