@@ -426,10 +426,13 @@ ClearCast cast_clear_of_vertices(const Polygon& shape, const Ray& ray, Vec2 orig
   constexpr int lanes = detail::polygon_view_lanes, groups = (count + lanes - 1) / lanes;
   constexpr unsigned every_vertex = (1u << count) - 1;
   const Vec2* vertices = shape.vertices().data();
-  const Real band = ray_tolerance(size_scale(shape), origin, direction, ray.max_fraction);
+  // The band of ray_tolerance, or more: the ray's far end's magnitude bounded by the origin's and
+  // the translation's (a larger band only leaves more rays to the clip).
+  const Real direction_magnitude = coordinate_magnitude(direction), origin_magnitude = coordinate_magnitude(origin);
+  const Real band = contact_tolerance(size_scale(shape) + 2 * origin_magnitude + ray.max_fraction * direction_magnitude);
   // cross(direction, v - origin) is |direction| times v's distance left of the ray's line; beyond
   // this, the vertex lies farther than the band from the line, on the side its sign says.
-  const Real clear = band * coordinate_magnitude(direction);
+  const Real clear = band * direction_magnitude;
   // Per vertex, from the storage padded to whole groups: the cross product above, and
   // dot(v - origin, direction), |direction|^2 times the fraction at which v projects on the ray.
   std::array<detail::RealLanes, groups> side, along;
@@ -564,14 +567,18 @@ std::optional<RayHit> raycast(const Polygon& shape, const Transform& transform, 
   // there, the rest by the clip.
   const Vec2 origin = inverse_transform_point(transform, ray.origin);
   const Vec2 direction = inverse_rotate(transform.rotation, ray.translation);
+  // Four vertices (every box) tested first: a jump table's indirect jump costs the common case.
   ClearCast clear;
-  switch (shape.count()) {
-    case 3: clear = cast_clear_of_vertices<3>(shape, ray, origin, direction); break;
-    case 4: clear = cast_clear_of_vertices<4>(shape, ray, origin, direction); break;
-    case 5: clear = cast_clear_of_vertices<5>(shape, ray, origin, direction); break;
-    case 6: clear = cast_clear_of_vertices<6>(shape, ray, origin, direction); break;
-    case 7: clear = cast_clear_of_vertices<7>(shape, ray, origin, direction); break;
-    default: clear = cast_clear_of_vertices<8>(shape, ray, origin, direction); break;
+  if (shape.count() == 4) {
+    clear = cast_clear_of_vertices<4>(shape, ray, origin, direction);
+  } else {
+    switch (shape.count()) {
+      case 3: clear = cast_clear_of_vertices<3>(shape, ray, origin, direction); break;
+      case 5: clear = cast_clear_of_vertices<5>(shape, ray, origin, direction); break;
+      case 6: clear = cast_clear_of_vertices<6>(shape, ray, origin, direction); break;
+      case 7: clear = cast_clear_of_vertices<7>(shape, ray, origin, direction); break;
+      default: clear = cast_clear_of_vertices<8>(shape, ray, origin, direction); break;
+    }
   }
   if (clear.verdict == ClearCast::hit) return to_world(ray, transform, clear.fraction, clear.normal);
   if (clear.verdict == ClearCast::miss) return std::nullopt;
