@@ -150,6 +150,12 @@ Result<Compound> make_compound(std::vector<CompoundChild> children) {
         if (other == static_cast<int>(i)) return true;
         const CompoundChild& neighbour = compound.children_[other];
         if (const Polygon* neighbour_polygon = std::get_if<Polygon>(&neighbour.shape)) {
+          // Only a neighbour reaching the moved edge's line covers it. One lying on the edge's
+          // inner side (a sliver thinner than the widening below lies on two pieces: their faces
+          // under it are its seams) would otherwise cover it through the widening alone, and the
+          // outline would lose both the sliver's outer face and the faces under it.
+          const Vec2 farthest = transform_point(neighbour.transform, neighbour_polygon->support(inverse_rotate(neighbour.transform.rotation, outward)));
+          if (dot(outward, farthest - start) + neighbour_polygon->radius() < probe_distance) return true;
           // The neighbour is widened by twice the probe distance. A moved end lies the probe
           // distance from the edge's vertex, so it is within that distance of every line through
           // the vertex: widened by the probe distance alone, the end sits on the widened line of

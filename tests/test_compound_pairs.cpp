@@ -894,6 +894,51 @@ TEST(CompoundPointQuery, APiecesCornerOnAnotherPiecesFaceIsOnTheOutline) {
   EXPECT_LE(std::abs(closest_point(shape, pose, hit->point).signed_distance), 4 * contact_tolerance(coordinate_magnitude(hit->point) + size_scale(compound)));
 }
 
+TEST(CompoundPointQuery, ASliverThinnerThanTheProbeLyingOnTwoPiecesKeepsItsOuterFace) {
+  // From the pair-query fuzzer (float, 1.2e6 from the origin): a sliver 65,535 long lies on two
+  // pieces, its apex 0.2 below its outer face (1.6 touching bands), less than the seam probe's
+  // reach there. The neighbours, widened by twice the probe distance, covered its outer face,
+  // while their faces under it were seams covered by the sliver, so the outline had no face
+  // there: a point on the outer face was put 788 inside, and a ray hitting it failed the
+  // surface check. A neighbour now covers an edge only if it reaches the probe's line. The
+  // fuzzer's pieces, with the apex put 1.6 bands below the outer face at either precision.
+  // Oracle: the union's outline (A, B, D, C, E), its signed distance in long double.
+  const Vec2 a{32767, 32767}, b{-32768, -32767}, d{-29184, -32767}, e{14006, 13980};
+  const Vec2 along = normalize(a - b), outward = normalize(right_perpendicular(b - a));
+  const Vec2 c = b + dot(Vec2{14006, 14006} - b, along) * along - Real(1.6) * contact_tolerance(65535) * outward;
+  const Compound compound = make_compound({triangle(b, d, c), triangle(a, b, c), triangle(c, e, a)}).value();
+  EXPECT_FALSE(compound.is_internal_edge(1, 0));  // the sliver's outer face, A to B
+  EXPECT_TRUE(compound.is_internal_edge(1, 1));   // shared with the first piece's face
+  EXPECT_TRUE(compound.is_internal_edge(1, 2));   // shared with the third piece's face
+  const Shape shape = compound;
+  const Transform pose{{37, -52}, Rot::from_angle(Real(0.7))};
+  const Ring ring = placed_ring({a, b, d, c, e}, pose);
+  const Real band_at_size = contact_tolerance(65535);
+  int checked = 0;
+  for (const Real share : {Real(0.05), Real(0.3), Real(0.5), Real(0.7), Real(0.714), Real(0.73), Real(0.95)}) {
+    for (const Real offset : {Real(0), band_at_size, -band_at_size, 10 * band_at_size, -20 * band_at_size, Real(-100), Real(2000)}) {
+      const Vec2 point = transform_point(pose, b + share * (a - b) + offset * outward);
+      const Point exact{point.x, point.y};
+      const long double oracle = (inside_even_odd(ring, exact) ? -1 : 1) * boundary_distance(ring, exact);
+      const Real band = 4 * contact_tolerance(coordinate_magnitude(point) + size_scale(compound));
+      EXPECT_NEAR(closest_point(shape, pose, point).signed_distance, static_cast<Real>(oracle), band) << "share " << share << " offset " << offset;
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 49);
+  // Rays onto the outer face along its inward normal: they hit it, on the surface, facing out.
+  for (const Real share : {Real(0.2), Real(0.5), Real(0.714), Real(0.9)}) {
+    const Vec2 on_face = b + share * (a - b);
+    const Ray ray{transform_point(pose, on_face + 50 * outward), rotate(pose.rotation, Real(-100) * outward), 1};
+    const std::optional<RayHit> hit = raycast(shape, pose, ray);
+    ASSERT_TRUE(hit.has_value()) << share;
+    EXPECT_NEAR(hit->fraction, Real(0.5), 1e-4f) << share;
+    EXPECT_LE(std::abs(closest_point(shape, pose, hit->point).signed_distance), 4 * contact_tolerance(coordinate_magnitude(hit->point) + size_scale(compound)))
+        << share;
+    EXPECT_GT(dot(hit->normal, rotate(pose.rotation, outward)), Real(0.999)) << share;
+  }
+}
+
 TEST(CompoundPenetration, ACompoundDeepInsideAPieceWithOnlySeamsIsFoundInBothOrders) {
   // From the mover fuzzer: a compound 45 across lies 1.5e6 inside a compound 1.2e7 across, over a
   // piece whose every face is a cut. The seam rule finds no outside face of that piece to put a
