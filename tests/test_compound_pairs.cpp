@@ -13,6 +13,7 @@
 #include <array>
 #include <cmath>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "collide2d/collide2d.hpp"
@@ -272,6 +273,15 @@ long double boundary_distance(const Ring& ring, Point p) {
   long double best = 1e30L;
   for (std::size_t i = 0; i < ring.size(); ++i) best = std::min(best, segment_point_distance(ring[i], ring[(i + 1) % ring.size()], p));
   return best;
+}
+
+/// Checks closest_point's signed distance at `point` against the outline's (in long double, inside
+/// by even-odd), within four touching bands of the point's and the compound's magnitudes.
+void expect_outline_distance(const Shape& shape, const Transform& pose, const Ring& ring, Vec2 point, const std::string& where) {
+  const Point exact{point.x, point.y};
+  const long double oracle = (inside_even_odd(ring, exact) ? -1 : 1) * boundary_distance(ring, exact);
+  const Real band = 4 * contact_tolerance(coordinate_magnitude(point) + size_scale(shape));
+  EXPECT_NEAR(closest_point(shape, pose, point).signed_distance, static_cast<Real>(oracle), band) << where;
 }
 
 /// The oracle's verdict on two simple outlines, in long double: +1 clearly overlapping (a vertex
@@ -878,10 +888,7 @@ TEST(CompoundPointQuery, APiecesCornerOnAnotherPiecesFaceIsOnTheOutline) {
     for (int k = 0; k < (radius == 0 ? 1 : 64); ++k) {
       const Real angle = Real(2 * 3.14159265358979323846) * Real(k) / 64;
       const Vec2 point = transform_point(pose, corner + radius * Vec2{std::cos(angle), std::sin(angle)});
-      const Point exact{point.x, point.y};
-      const long double oracle = (inside_even_odd(ring, exact) ? -1 : 1) * boundary_distance(ring, exact);
-      const Real band = 4 * contact_tolerance(coordinate_magnitude(point) + size_scale(compound));
-      EXPECT_NEAR(closest_point(shape, pose, point).signed_distance, static_cast<Real>(oracle), band) << "radius " << radius << " step " << k;
+      expect_outline_distance(shape, pose, ring, point, "radius " + std::to_string(radius) + " step " + std::to_string(k));
       ++checked;
     }
   }
@@ -918,10 +925,7 @@ TEST(CompoundPointQuery, ASliverThinnerThanTheProbeLyingOnTwoPiecesKeepsItsOuter
   for (const Real share : {Real(0.05), Real(0.3), Real(0.5), Real(0.7), Real(0.714), Real(0.73), Real(0.95)}) {
     for (const Real offset : {Real(0), band_at_size, -band_at_size, 10 * band_at_size, -20 * band_at_size, Real(-100), Real(2000)}) {
       const Vec2 point = transform_point(pose, b + share * (a - b) + offset * outward);
-      const Point exact{point.x, point.y};
-      const long double oracle = (inside_even_odd(ring, exact) ? -1 : 1) * boundary_distance(ring, exact);
-      const Real band = 4 * contact_tolerance(coordinate_magnitude(point) + size_scale(compound));
-      EXPECT_NEAR(closest_point(shape, pose, point).signed_distance, static_cast<Real>(oracle), band) << "share " << share << " offset " << offset;
+      expect_outline_distance(shape, pose, ring, point, "share " + std::to_string(share) + " offset " + std::to_string(offset));
       ++checked;
     }
   }
