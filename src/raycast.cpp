@@ -465,10 +465,11 @@ ClearCast cast_clear_of_vertices(const Polygon& shape, const Ray& ray, Vec2 orig
   std::array<Real, groups * lanes> crossings;
   auto cross_edges_of_group = [&]<int group>() {
     constexpr int other = groups - 1 - group;
-    const detail::RealLanes side_next = __builtin_shufflevector(side[group], side[other], next_vertex_lane(count, group, 0), next_vertex_lane(count, group, 1),
-                                                        next_vertex_lane(count, group, 2), next_vertex_lane(count, group, 3));
-    const detail::RealLanes along_next = __builtin_shufflevector(along[group], along[other], next_vertex_lane(count, group, 0), next_vertex_lane(count, group, 1),
-                                                         next_vertex_lane(count, group, 2), next_vertex_lane(count, group, 3));
+    // The lanes, in (this group, the other group), holding each lane's next vertex.
+    constexpr int next_0 = next_vertex_lane(count, group, 0), next_1 = next_vertex_lane(count, group, 1);
+    constexpr int next_2 = next_vertex_lane(count, group, 2), next_3 = next_vertex_lane(count, group, 3);
+    const detail::RealLanes side_next = __builtin_shufflevector(side[group], side[other], next_0, next_1, next_2, next_3);
+    const detail::RealLanes along_next = __builtin_shufflevector(along[group], along[other], next_0, next_1, next_2, next_3);
     const detail::RealLanes crossing = (along[group] + side[group] / (side[group] - side_next) * (along_next - along[group])) * inverse_direction_squared;
     std::memcpy(&crossings[group * lanes], &crossing, sizeof(detail::RealLanes));
   };
