@@ -75,6 +75,26 @@ EdgePosition position_on_edge(Vec2 origin, Vec2 direction, Real fraction, Vec2 s
   return {dot(origin + fraction * direction - start, edge), length_squared(edge)};
 }
 
+/// The entry through the line of `core`'s edge `edge`, moved out by `widening`, where the clip's
+/// entry (`later`, through the neighbouring edge's line) fell past that edge's end. At a vertex
+/// whose two edges are nearly collinear the two lines are crossed within round-off of each other,
+/// and the later crossing may be the one past its edge's end while the ray enters through this
+/// edge, within its extent (widened by `tolerance` x its length): that crossing, when it lies
+/// within the band of the later one along the ray, is the entry. None otherwise.
+std::optional<Real> entry_beside(const detail::PolygonView& core, Vec2 origin, Vec2 direction, int edge, Real widening, Real tolerance, Real later) {
+  const Vec2 v1 = core.vertices[edge], v2 = core.vertices[core.next(edge)], normal = core.normals[edge];
+  const Real approach = dot(normal, direction);
+  if (!(approach < 0)) return std::nullopt;
+  const Real fraction = (widening - dot(normal, origin - v1)) / approach;
+  const EdgePosition beside = position_on_edge(origin, direction, fraction, v1, v2);
+  const Real slack = tolerance * length_in_real(v2 - v1);
+  if (fraction >= 0 && (later - fraction) * length_in_real(direction) <= tolerance && beside.extent > 0 && beside.along >= -slack &&
+      beside.along <= beside.extent + slack) {
+    return fraction;
+  }
+  return std::nullopt;
+}
+
 template <class S>
 StartResult classify_start(const S& shape, const Transform& transform, const Ray& ray) {
   const PointProjection start = closest_point(shape, transform, ray.origin);
@@ -214,20 +234,10 @@ RoundedCoreHit first_hit_on_rounded_core(const PolygonView& core, Vec2 origin, V
   const EdgePosition position = position_on_edge(origin, direction, lower, v1, v2);
   const Real slack = tolerance * length_in_real(v2 - v1);
   if (position.extent > 0 && position.along >= -slack && position.along <= position.extent + slack) return {lower, core.normals[entering_edge]};
-  // At a vertex whose two edges are nearly collinear the two moved lines are crossed within
-  // round-off of each other, and the later crossing may be the one past its edge's end while the
-  // ray enters through the other edge, within its extent: that crossing, within the band of this
-  // one along the ray, is the hit.
+  // Past the end of a nearly collinear neighbour's edge: the entry may be through that neighbour.
   const int neighbour = position.along < 0 ? core.previous(entering_edge) : core.next(entering_edge);
-  const Vec2 n1 = core.vertices[neighbour], n2 = core.vertices[core.next(neighbour)], normal = core.normals[neighbour];
-  if (const Real approach = dot(normal, direction); approach < 0) {
-    const Real fraction = (core.radius - dot(normal, origin - n1)) / approach;
-    const EdgePosition beside = position_on_edge(origin, direction, fraction, n1, n2);
-    const Real beside_slack = tolerance * length_in_real(n2 - n1);
-    if (fraction >= 0 && (lower - fraction) * length_in_real(direction) <= tolerance && beside.extent > 0 && beside.along >= -beside_slack &&
-        beside.along <= beside.extent + beside_slack) {
-      return {fraction, normal};
-    }
+  if (const std::optional<Real> beside = entry_beside(core, origin, direction, neighbour, core.radius, tolerance, lower)) {
+    return {*beside, core.normals[neighbour]};
   }
   const RayCircleHit hit =
       ray_circle_hit(origin, direction, [=] { return length_in_real(direction); }, position.along < 0 || position.extent == 0 ? v1 : v2, core.radius);
@@ -296,10 +306,12 @@ std::optional<RayHit> cast_rounded_core(const detail::PolygonView& core, const T
   // The widened edges reach past a vertex (by tolerance / cos(half its turn), far at a sharp or a
   // blunt one): an entering edge's line crossed beyond one of the edge's ends is a hit only where
   // that vertex lies within the band of the ray, which then grazes it and hits it where it lies
-  // along the ray; otherwise the ray is clipped again against the edges themselves. That clip's
-  // entry is held to the same test: beyond its edge's end, the clip's interval is empty to
-  // round-off (two edges' lines met at an angle below what its bounds resolve, at a needle's
-  // point 1e8 from the origin in double) and the ray misses unless it grazes that vertex.
+  // along the ray, or where the ray enters through the neighbour across that end (entry_beside:
+  // at an almost flat vertex the clip's bounds cannot tell the two lines' crossings apart);
+  // otherwise the ray is clipped again against the edges themselves. That clip's entry is held to
+  // the same test: beyond its edge's end, the clip's interval is empty to round-off (two edges'
+  // lines met at an angle below what its bounds resolve, at a needle's point 1e8 from the origin in
+  // double) and the ray misses unless it grazes that vertex or enters beside it.
   auto hit_through = [&](const WidenedClip& entry) -> std::optional<RayHit> {
     const int edge = entry.entering_edge;
     const Vec2 start_vertex = vertices[edge], end_vertex = vertices[edge + 1 == count ? 0 : edge + 1];
@@ -310,7 +322,13 @@ std::optional<RayHit> cast_rounded_core(const detail::PolygonView& core, const T
       const Real direction_length = length(direction);  // its square may underflow in float
       const Vec2 unit = (Real(1) / direction_length) * direction;
       const Real ahead = dot(to_vertex, unit), off_line = cross(unit, to_vertex);  // the vertex's distances along and across the ray
-      if (!(std::abs(off_line) <= tolerance && ahead >= -tolerance && ahead <= ray.max_fraction * direction_length + tolerance)) return std::nullopt;
+      if (!(std::abs(off_line) <= tolerance && ahead >= -tolerance && ahead <= ray.max_fraction * direction_length + tolerance)) {
+        const detail::PolygonView view = detail::view_of(shape);
+        const int neighbour = position.along < 0 ? view.previous(edge) : view.next(edge);
+        const std::optional<Real> beside = entry_beside(view, origin, direction, neighbour, 0, tolerance, crossing);
+        if (!beside) return std::nullopt;
+        return to_world(ray, transform, std::clamp(*beside, Real(0), ray.max_fraction), normals[neighbour]);
+      }
       crossing = ahead / direction_length;  // fraction_along(), with the distance already taken
     }
     return to_world(ray, transform, std::clamp(crossing, Real(0), ray.max_fraction), normals[edge]);
@@ -544,15 +562,15 @@ ClearCast cast_clear_of_vertices(const Polygon& shape, const Ray& ray, Vec2 orig
   }
   if (entering_edge < 0) return cast_polygon_in_band(shape, transform, ray);
   // The origin's depth outside the entering edge's line is lower x |approach|.
-  const Real entering_slope = slope(entering_edge);
-  if (!(lower * entering_slope > tolerance())) return cast_polygon_in_band(shape, transform, ray);
-  // The crossing of a line the ray meets at a shallow angle moves far along the ray with the
-  // round-off of the offsets (about 4.5 epsilons of the band's magnitude over the angle's sine): a
-  // sliver's long edge 4e6 from the origin in float was entered 1,900 units before the sliver. From
-  // |approach| >= |direction|_1 / 2 on, that stays within about half the band; below it, the
-  // entry must lie within the edge's extent, else the banded clip decides.
-  if (2 * entering_slope < coordinate_magnitude(direction) &&
-      !position_on_edge(origin, direction, lower, vertices[entering_edge], vertices[entering_edge + 1 == count ? 0 : entering_edge + 1]).within()) {
+  if (!(lower * slope(entering_edge) > tolerance())) return cast_polygon_in_band(shape, transform, ray);
+  // The entry must lie within the entering edge's extent, else the banded clip decides. The bounds
+  // carry the round-off of the offsets (about 4.5 epsilons of the band's magnitude over each
+  // angle's sine), so an interval empty by less than that is not told from a hit: the crossing of
+  // a line met at a shallow angle moves far along the ray (a sliver's long edge 4e6 from the
+  // origin in float was entered 1,900 units before the sliver), and a ray passing a sharp vertex
+  // 3.8 bands outside crosses its two edges' lines within 1.5e-5 of each other along the ray, past
+  // the vertex.
+  if (!position_on_edge(origin, direction, lower, vertices[entering_edge], vertices[entering_edge + 1 == count ? 0 : entering_edge + 1]).within()) {
     return cast_polygon_in_band(shape, transform, ray);
   }
   return to_world(ray, transform, lower, normals[entering_edge]);

@@ -65,7 +65,6 @@ SatAxis walk_edge_axes(const PolygonView& reference, const PolygonView& other, c
   return best;
 }
 
-
 // For polygons of up to polygon_inline_capacity vertices, every normal against every vertex (n x m
 // dot products with no data-dependent branch, as b2FindMaxSeparation), with the reference's
 // normals in vector lanes: `groups` of four normals, their x and their y, and their edges'

@@ -2213,6 +2213,111 @@ TEST(Raycast, PolygonRaysAtTheBandsEdgeNearAndFarFromTheOrigin) {
               hits, misses, starts, skipped);
 }
 
+TEST(Raycast, RaysPastTheSharpTipsAndFlatVerticesOfSliversAgainstAnExactClip) {
+  // Slivers (1,000 times longer than wide) and plain polygons of 3 to 16 vertices, so both the
+  // small polygons' decision from the vertices' sides and the clip of the larger ones are tried,
+  // near and far from the origin. Rays pass a vertex in any direction at a quarter, 4 and 12
+  // touching bands on either side. Found by comparing the two: the clip's bounds, within their
+  // round-off of each other, took a ray passing a sharp tip 3.8 bands outside for a hit, and one
+  // entering a sliver beside an almost flat vertex for a miss (the entering edge's crossing, from
+  // the neighbour's line, fell past its end). Oracle: the clip in long double of the ray's exact
+  // local ends; a clear miss is a segment farther than 2 bands from the polygon, a clear hit an
+  // origin more than 2 bands outside and a chord longer than 4 bands inside; the rest is too close
+  // to call.
+  auto to_local = [&](const Transform& pose, Vec2 world) { return turn_back(pose, lp(world) - lp(pose.position)); };
+  auto world_of = [](const Transform& pose, LP local) { return transform_point(pose, Vec2{static_cast<Real>(local.x), static_cast<Real>(local.y)}); };
+  auto world_direction = [](const Transform& pose, LP local) { return rotate(pose.rotation, Vec2{static_cast<Real>(local.x), static_cast<Real>(local.y)}); };
+  random_shapes::Generator gen(4417);
+  const double far = kFloat ? 1e5 : 1e8;
+  int checked = 0, skipped = 0, failures = 0, hits = 0, misses = 0, large = 0;
+  for (int shape_index = 0; shape_index < 600; ++shape_index) {
+    const bool sliver = shape_index % 5 != 0;
+    const Real size = gen.uniform(2, 40), aspect = sliver ? Real(1e-3) : Real(1);
+    const int wanted = gen.integer(3, 16);
+    std::vector<Vec2> points;
+    for (int i = 0; i < wanted; ++i) {
+      const Real angle = Real(2 * 3.14159265358979323846) * (Real(i) + gen.uniform(0.1, 0.9)) / Real(wanted);
+      points.push_back({size * std::cos(angle), aspect * size * std::sin(angle)});
+    }
+    const auto made = make_polygon(convex_hull(points));
+    if (!made) continue;
+    const Polygon& polygon = made.value();
+    const int count = polygon.count();
+    large += count > polygon_inline_capacity ? 1 : 0;
+    WorldCore<L> core;  // the polygon in its own frame, exactly
+    for (const Vec2 vertex : polygon.vertices()) core.vertices.push_back(lp(vertex));
+    const L reach = static_cast<L>(size_scale(polygon));
+    for (const double offset : {0.0, 1e3, far}) {
+      const Transform pose{offset == 0 ? gen.position(50) : Vec2{R(offset), R(-0.7 * offset)} + gen.position(50), Rot::from_angle(gen.angle())};
+      const int vertex = gen.integer(0, count - 1);
+      const LP toward = lp(gen.direction()), across{-toward.y, toward.x};
+      const L length = 3 * reach;
+      const L rough_band = static_cast<L>(contact_tolerance(static_cast<Real>(reach + 2 * (length + reach))));
+      for (const L bands : {L(0.25), L(4), L(12), L(-0.25), L(-4), L(-12)}) {
+        const LP passing = core.vertices[static_cast<std::size_t>(vertex)] + (bands * rough_band * across);
+        const Ray ray{world_of(pose, passing - (length * toward)), world_direction(pose, 2 * length * toward), 1};
+        const LP origin = to_local(pose, ray.origin), direction = turn_back(pose, lp(ray.translation)), end = origin + direction;
+        const L band = static_cast<L>(contact_tolerance(static_cast<Real>(reach + magnitude(origin) + magnitude(end))));
+        // The exact clip, and how far the ray's segment passes from the polygon when it misses.
+        L lower = 0, upper = 1;
+        int entering = -1;
+        for (int i = 0; i < count; ++i) {
+          const LP a = core.vertices[static_cast<std::size_t>(i)], b = core.vertices[static_cast<std::size_t>((i + 1) % count)];
+          const LP normal = unit(LP{b.y - a.y, a.x - b.x});
+          const L offset_inside = dot(normal, a - origin), approach = dot(normal, direction);
+          if (approach < 0 && offset_inside / approach > lower) {
+            lower = offset_inside / approach;
+            entering = i;
+          } else if (approach > 0) {
+            upper = std::min(upper, offset_inside / approach);
+          } else if (approach == 0 && offset_inside < 0) {
+            upper = -1;
+          }
+        }
+        L clearance = 0;
+        if (lower > upper) {
+          clearance = std::min(point_sd(core, origin), point_sd(core, end));
+          for (const LP corner : core.vertices) clearance = std::min(clearance, segment_distance(corner, origin, end));
+        }
+        const std::optional<RayHit> hit = raycast(polygon, pose, ray);
+        std::string problem;
+        if (clearance > 2 * band) {
+          if (hit) problem = "hit a polygon the ray passes " + std::to_string(double(clearance / band)) + " bands from";
+          else ++misses;
+        } else if (lower < upper && (upper - lower) * norm(direction) > 4 * band && point_sd(core, origin) > 2 * band && entering >= 0) {
+          if (!hit || hit->inside) {
+            problem = "no hit through a chord of " + std::to_string(double((upper - lower) * norm(direction) / band)) + " bands";
+          } else {
+            const LP point = origin + (static_cast<L>(hit->fraction) * direction);
+            const LP a = core.vertices[static_cast<std::size_t>(entering)], b = core.vertices[static_cast<std::size_t>((entering + 1) % count)];
+            const L slope = std::abs(dot(unit(LP{b.y - a.y, a.x - b.x}), unit(direction)));
+            if (std::abs(point_sd(core, point)) > 4 * band) problem = "hit " + std::to_string(double(point_sd(core, point) / band)) + " bands from the surface";
+            else if (std::abs(static_cast<L>(hit->fraction) - lower) * norm(direction) > 4 * band / slope) problem = "hit off the exact entry";
+            else ++hits;
+          }
+        } else {
+          ++skipped;
+          continue;
+        }
+        if (problem.empty()) {
+          ++checked;
+        } else if (++failures <= 10) {
+          ADD_FAILURE() << problem << " (shape " << shape_index << ", " << count << " vertices, offset " << offset << ", " << double(bands)
+                        << " bands, origin " << str(ray.origin) << ", translation " << str(ray.translation) << ") -> "
+                        << (hit ? "hit at " + std::to_string(hit->fraction) + " normal " + str(hit->normal) : std::string("miss"));
+        }
+      }
+    }
+  }
+  EXPECT_EQ(failures, 0);
+  EXPECT_GT(checked, 4 * skipped);
+  EXPECT_GT(hits, 500);
+  EXPECT_GT(misses, 500);
+  EXPECT_GT(large, 100);
+  std::printf("rays past slivers' vertices: %d checked (%d hits, %d misses), %d too close to call, %d shapes above the inline capacity\n", checked, hits,
+              misses, skipped, large);
+}
+
 TEST(Raycast, APolygonCornerGrazedByATinyTranslationOverAHugeFraction) {
   // A ray beside a box's top edge, within the band of its line, grazes the corner (-2, 1) and hits
   // it where it lies along the ray, with the normal of the edge it enters through (the left one).
