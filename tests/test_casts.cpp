@@ -81,6 +81,11 @@ LP turn_back(const Transform& t, LP v) {
   const L c = t.rotation.cosine, s = t.rotation.sine;
   return {c * v.x + s * v.y, -s * v.x + c * v.y};
 }
+// World to local with the transform's own rotation (the offset from the position first), and a
+// local point or direction (rounded to Real) placed in the world.
+LP to_local(const Transform& pose, Vec2 world) { return turn_back(pose, lp(world) - lp(pose.position)); }
+Vec2 world_of(const Transform& pose, LP local) { return transform_point(pose, Vec2{static_cast<Real>(local.x), static_cast<Real>(local.y)}); }
+Vec2 world_direction(const Transform& pose, LP local) { return rotate(pose.rotation, Vec2{static_cast<Real>(local.x), static_cast<Real>(local.y)}); }
 
 using Core = test_points::WorldCore<double>;
 using test_points::WorldCore;
@@ -2022,10 +2027,6 @@ TEST(Raycast, ASegmentOnTheRaysLineBehindItIsNotHit) {
 // the coordinates the cast uses there: a case within a factor 2 of the band's edge is too close to
 // call and is skipped.
 TEST(Raycast, PolygonRaysAtTheBandsEdgeNearAndFarFromTheOrigin) {
-  // World to local with the transform's own rotation (the offset from the position first).
-  auto to_local = [&](const Transform& pose, Vec2 world) { return turn_back(pose, lp(world) - lp(pose.position)); };
-  auto world_of = [](const Transform& pose, LP local) { return transform_point(pose, Vec2{static_cast<Real>(local.x), static_cast<Real>(local.y)}); };
-  auto world_direction = [](const Transform& pose, LP local) { return rotate(pose.rotation, Vec2{static_cast<Real>(local.x), static_cast<Real>(local.y)}); };
 
   random_shapes::Generator gen(4411);
   const double far = kFloat ? 1e5 : 1e8;
@@ -2224,9 +2225,6 @@ TEST(Raycast, RaysPastTheSharpTipsAndFlatVerticesOfSliversAgainstAnExactClip) {
   // local ends; a clear miss is a segment farther than 2 bands from the polygon, a clear hit an
   // origin more than 2 bands outside and a chord longer than 4 bands inside; the rest is too close
   // to call.
-  auto to_local = [&](const Transform& pose, Vec2 world) { return turn_back(pose, lp(world) - lp(pose.position)); };
-  auto world_of = [](const Transform& pose, LP local) { return transform_point(pose, Vec2{static_cast<Real>(local.x), static_cast<Real>(local.y)}); };
-  auto world_direction = [](const Transform& pose, LP local) { return rotate(pose.rotation, Vec2{static_cast<Real>(local.x), static_cast<Real>(local.y)}); };
   random_shapes::Generator gen(4417);
   const double far = kFloat ? 1e5 : 1e8;
   int checked = 0, skipped = 0, failures = 0, hits = 0, misses = 0, large = 0;
