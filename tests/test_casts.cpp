@@ -2027,7 +2027,6 @@ TEST(Raycast, ASegmentOnTheRaysLineBehindItIsNotHit) {
 // the coordinates the cast uses there: a case within a factor 2 of the band's edge is too close to
 // call and is skipped.
 TEST(Raycast, PolygonRaysAtTheBandsEdgeNearAndFarFromTheOrigin) {
-
   random_shapes::Generator gen(4411);
   const double far = kFloat ? 1e5 : 1e8;
   int checked = 0, skipped = 0, failures = 0, hits = 0, misses = 0, starts = 0;
