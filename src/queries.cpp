@@ -757,20 +757,46 @@ PointProjection closest_point(const Compound& shape, const Transform& transform,
     // The nearest point of the outline: faces that are not seams, and the surfaces of children
     // that are not polygons, where no other child covers them.
     nearest.signed_distance = -std::numeric_limits<Real>::max();
-    // A corner is on the outline when some point close around it is outside every child (probes
-    // at 32 angles: a notch narrower than about 11 degrees can be missed).
+    // A corner is on the outline when some point close around it is outside every child: probes
+    // at 32 angles, and along the bisector between each two neighbouring directions of the pieces'
+    // edges leaving the corner (a notch narrower than the 32 probes' spacing, 11 degrees, opens
+    // between two of them).
     auto corner_on_outline = [&](Vec2 corner) {
       const Real tolerance = tolerance_at(corner);
-      constexpr int probes = 32;
-      for (int k = 0; k < probes; ++k) {
-        const Real angle = Real(2 * 3.14159265358979323846) * Real(k) / Real(probes);
-        const Vec2 probe = corner + 2 * tolerance * Vec2{std::cos(angle), std::sin(angle)};
+      auto outside_every_child = [&](Vec2 direction) {
+        const Vec2 probe = corner + 2 * tolerance * direction;
         bool outside = true;
         detail::for_each_child_overlapping(shape, Aabb{probe, probe}, [&](int other) {
           outside = project(other, probe).signed_distance > 0;
           return outside;
         });
-        if (outside) return true;
+        return outside;
+      };
+      constexpr int probes = 32;
+      for (int k = 0; k < probes; ++k) {
+        const Real angle = Real(2 * 3.14159265358979323846) * Real(k) / Real(probes);
+        if (outside_every_child({std::cos(angle), std::sin(angle)})) return true;
+      }
+      std::vector<Vec2> leaving;  // unit directions of the edges leaving polygon vertices at the corner
+      detail::for_each_child_overlapping(shape, Aabb{corner, corner}.expanded(tolerance), [&](int other) {
+        const Polygon* polygon = std::get_if<Polygon>(&children[other].shape);
+        if (polygon == nullptr) return true;
+        const Transform& placement = children[other].transform;
+        const int count = polygon->count();
+        for (int i = 0; i < count; ++i) {
+          const Vec2 vertex = transform_point(placement, polygon->vertices()[i]);
+          if (length(vertex - corner) > tolerance) continue;
+          for (const int neighbour : {(i + 1) % count, (i + count - 1) % count}) {
+            leaving.push_back(normalize(transform_point(placement, polygon->vertices()[neighbour]) - vertex));
+          }
+        }
+        return true;
+      });
+      std::sort(leaving.begin(), leaving.end(), [](Vec2 a, Vec2 b) { return std::atan2(a.y, a.x) < std::atan2(b.y, b.x); });
+      for (std::size_t k = 0; k < leaving.size(); ++k) {
+        const Vec2 first = leaving[k], second = leaving[(k + 1) % leaving.size()];
+        const Vec2 between = first + second;  // the bisector (turning counter-clockwise from first to second)
+        if (length_squared(between) > 0 && cross(first, second) > 0 && outside_every_child(normalize(between))) return true;
       }
       return false;
     };

@@ -901,6 +901,40 @@ TEST(CompoundPointQuery, APiecesCornerOnAnotherPiecesFaceIsOnTheOutline) {
   EXPECT_LE(std::abs(closest_point(shape, pose, hit->point).signed_distance), 4 * contact_tolerance(coordinate_magnitude(hit->point) + size_scale(compound)));
 }
 
+TEST(CompoundPointQuery, TheTipOfANotchNarrowerThanTheCornerProbesIsOnTheOutline) {
+  // From the pair-query fuzzer (the CI smoke): three pieces meet at a point where two of them
+  // leave a notch of 1.4 degrees between them, and a ray along one side of the notch hits its
+  // tip. The tip's 32 probes (11 degrees apart) all lie in some piece, so the tip was not taken
+  // for the outline, and as each face's nearest point to it is the tip itself, the nearest
+  // outline point was a face 3.7 away: the hit was "3.7 inside". A face whose nearest point is a
+  // corner not on the outline is now searched a little way along, for the first point whose probe
+  // lies outside the other pieces. Oracle: the union's outline (concave at the tip), its signed
+  // distance in long double, all round the tip.
+  const Vec2 tip{0x1.7774p+4f, 0x1.7774p+4f}, bottom_left{-32, -32}, right{0x1.fc34p+4f, -0x1.ccp+4f}, top_right{0x1.fcap+4f, 0x1.fffcp+4f};
+  const Vec2 top{0x1.a7a8p+4f, 0x1.fffcp+4f}, left{-32, -0x1.d73cp+4f};
+  const Compound compound =
+      make_compound({triangle(tip, bottom_left, right), triangle(right, top_right, tip), piece({top_right, top, left, tip})}).value();
+  const Shape shape = compound;
+  const Transform pose{{-32, -32}, {-1, 0x1.777a5cp-24f}};  // as the fuzzer placed it (a half turn)
+  const Ring ring = placed_ring({bottom_left, right, top_right, top, left, tip}, pose);
+  int checked = 0;
+  for (const Real radius : {Real(0), Real(1e-3), Real(1e-2), Real(0.1), Real(1)}) {
+    for (int k = 0; k < (radius == 0 ? 1 : 64); ++k) {
+      const Real angle = Real(2 * 3.14159265358979323846) * Real(k) / 64;
+      const Vec2 point = transform_point(pose, tip + radius * Vec2{std::cos(angle), std::sin(angle)});
+      expect_outline_distance(shape, pose, ring, point, "radius " + std::to_string(radius) + " step " + std::to_string(k));
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 257);
+  // The fuzzer's ray, from the compound's origin along the notch's lower side: it hits the tip.
+  const Ray ray{{-32, -32}, {-32, -32}, 2};
+  const std::optional<RayHit> hit = raycast(shape, pose, ray);
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_NEAR(hit->fraction, tip.x / 32, 1e-5f);
+  EXPECT_LE(std::abs(closest_point(shape, pose, hit->point).signed_distance), 4 * contact_tolerance(coordinate_magnitude(hit->point) + size_scale(compound)));
+}
+
 TEST(CompoundPointQuery, ASliverThinnerThanTheProbeLyingOnTwoPiecesKeepsItsOuterFace) {
   // From the pair-query fuzzer (float, 1.2e6 from the origin): a sliver 65,535 long lies on two
   // pieces, its apex 0.2 below its outer face (1.6 touching bands), less than the seam probe's
