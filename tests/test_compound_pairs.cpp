@@ -284,6 +284,18 @@ void expect_outline_distance(const Shape& shape, const Transform& pose, const Ri
   EXPECT_NEAR(closest_point(shape, pose, point).signed_distance, static_cast<Real>(oracle), band) << where;
 }
 
+/// expect_outline_distance at `centre` (local) and at 64 points on each of four circles round it
+/// (radii 0.001 to 1).
+void expect_outline_distance_all_round(const Shape& shape, const Transform& pose, const Ring& ring, Vec2 centre) {
+  for (const Real radius : {Real(0), Real(1e-3), Real(1e-2), Real(0.1), Real(1)}) {
+    for (int k = 0; k < (radius == 0 ? 1 : 64); ++k) {
+      const Real angle = Real(2 * 3.14159265358979323846) * Real(k) / 64;
+      const Vec2 point = transform_point(pose, centre + radius * Vec2{std::cos(angle), std::sin(angle)});
+      expect_outline_distance(shape, pose, ring, point, "radius " + std::to_string(radius) + " step " + std::to_string(k));
+    }
+  }
+}
+
 /// The oracle's verdict on two simple outlines, in long double: +1 clearly overlapping (a vertex
 /// of one deeper than the band inside the other, or two edges crossing with every end farther
 /// than the band from the other edge's line), -1 clearly apart (no crossing, no containment, and
@@ -883,16 +895,7 @@ TEST(CompoundPointQuery, APiecesCornerOnAnotherPiecesFaceIsOnTheOutline) {
   const Shape shape = compound;
   const Transform pose{{-32, -32}, {-1, 0x1.777a5cp-24f}};  // as the fuzzer placed it (a half turn)
   const Ring ring = placed_ring(outline, pose);
-  int checked = 0;
-  for (const Real radius : {Real(0), Real(1e-3), Real(1e-2), Real(0.1), Real(1)}) {
-    for (int k = 0; k < (radius == 0 ? 1 : 64); ++k) {
-      const Real angle = Real(2 * 3.14159265358979323846) * Real(k) / 64;
-      const Vec2 point = transform_point(pose, corner + radius * Vec2{std::cos(angle), std::sin(angle)});
-      expect_outline_distance(shape, pose, ring, point, "radius " + std::to_string(radius) + " step " + std::to_string(k));
-      ++checked;
-    }
-  }
-  EXPECT_EQ(checked, 257);
+  expect_outline_distance_all_round(shape, pose, ring, corner);
   // The fuzzer's ray, along the long face from its middle: it hits the corner, on the surface.
   const Ray ray{{-32, -32}, {-32, -32}, 2};
   const std::optional<RayHit> hit = raycast(shape, pose, ray);
@@ -917,16 +920,7 @@ TEST(CompoundPointQuery, TheTipOfANotchNarrowerThanTheCornerProbesIsOnTheOutline
   const Shape shape = compound;
   const Transform pose{{-32, -32}, {-1, 0x1.777a5cp-24f}};  // as the fuzzer placed it (a half turn)
   const Ring ring = placed_ring({bottom_left, right, top_right, top, left, tip}, pose);
-  int checked = 0;
-  for (const Real radius : {Real(0), Real(1e-3), Real(1e-2), Real(0.1), Real(1)}) {
-    for (int k = 0; k < (radius == 0 ? 1 : 64); ++k) {
-      const Real angle = Real(2 * 3.14159265358979323846) * Real(k) / 64;
-      const Vec2 point = transform_point(pose, tip + radius * Vec2{std::cos(angle), std::sin(angle)});
-      expect_outline_distance(shape, pose, ring, point, "radius " + std::to_string(radius) + " step " + std::to_string(k));
-      ++checked;
-    }
-  }
-  EXPECT_EQ(checked, 257);
+  expect_outline_distance_all_round(shape, pose, ring, tip);
   // The fuzzer's ray, from the compound's origin along the notch's lower side: it hits the tip.
   const Ray ray{{-32, -32}, {-32, -32}, 2};
   const std::optional<RayHit> hit = raycast(shape, pose, ray);
