@@ -249,8 +249,8 @@ bool along_a_seam(const Shape& a, const Shape& b, const Transform& b_to_a) {
 /// core), placed in a compound's frame by `to_compound`, inside that compound by more than the
 /// contact tolerance of the compound's reach and the point's coordinates (the compound's point
 /// query, which follows the outline), with no outside face of a piece within four such
-/// tolerances of it? The outline's query decides a notch's tip by probes around it and can miss a
-/// notch of two degrees, putting a point at the tip deep inside.
+/// tolerances of it? The outline's query decides a notch's tip by probes around it, which a notch
+/// narrower than the probes' reach defeats, putting a point at the tip deep inside.
 template <class Convex>
 bool convex_centre_inside(const Compound& compound, const Convex& convex, const Transform& to_compound) {
   const Vec2 centre = transform_point(to_compound, std::visit(
