@@ -28,6 +28,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "collide2d/distance.hpp"
 #include "collide2d/tolerance.hpp"
@@ -62,6 +63,17 @@ enum class SurfaceKind { floor, wall, ceiling };
 PushOutResult push_out(const World& world, const Shape& shape, const Transform& transform, const PushOutOptions& options) {
   PushOutResult result{transform, {}, 0, PushOutStatus::resolved};
   const Real reach = size_scale(shape);
+  // The pose reached with the least overlap: a push that cannot free the shape ends there, never
+  // deeper than it started (a round's push out of one body may go deeper into another).
+  Transform best_transform = transform;
+  Vec2 best_translation{};
+  Real best_overlap = std::numeric_limits<Real>::infinity();
+  auto end_at_best = [&](PushOutStatus status) {
+    result.status = best_overlap > 0 ? status : PushOutStatus::resolved;  // a pose on the way was free: it ends there
+    result.transform = best_transform;
+    result.translation = best_translation;
+    return result;
+  };
   for (;;) {
     // One plane per body within the skin: its penetration (the translation that frees the shape
     // from the whole body, compounds included) or, apart, its closest points. Each plane holds
@@ -72,6 +84,7 @@ PushOutResult push_out(const World& world, const Shape& shape, const Transform& 
     const Real band = contact_tolerance(reach + options.skin);
     Real widest_band = band;
     bool overlapping = false;
+    Real overlap = 0;  // the deepest penetration beyond its pair's band
     Aabb met = box;  // the shape and every body within its skin
     for (BodyHandle body : world.query_aabb(box.expanded(band), options.filter.filter)) {
       const BodyDefinition& definition = *world.find(body);
@@ -80,6 +93,7 @@ PushOutResult push_out(const World& world, const Shape& shape, const Transform& 
       if (const std::optional<Penetration> contact = penetration(definition.shape, definition.transform, shape, result.transform)) {
         widest_band = std::max(widest_band, contact->tolerance);
         overlapping = overlapping || contact->depth > contact->tolerance;
+        overlap = std::max(overlap, contact->depth - contact->tolerance);
         constraints.push_back({contact->normal, contact->depth + options.skin, contact->tolerance});
         continue;
       }
@@ -89,14 +103,15 @@ PushOutResult push_out(const World& world, const Shape& shape, const Transform& 
     const bool within_skin = std::any_of(constraints.begin(), constraints.end(),
                                          [&](const detail::ContactPlane& plane) { return plane.offset > std::max(band, plane.tolerance); });
     if (!within_skin) return result;
-    if (result.iterations >= options.max_iterations) {
-      if (overlapping) result.status = PushOutStatus::iteration_cap;
-      return result;
+    if (overlap < best_overlap) {
+      best_overlap = overlap;
+      best_transform = result.transform;
+      best_translation = result.translation;
     }
+    if (result.iterations >= options.max_iterations) return overlapping ? end_at_best(PushOutStatus::iteration_cap) : result;
     const std::optional<Vec2> translation = detail::shortest_translation(constraints, band);
     if (!translation || length(*translation) > length(met.upper - met.lower) + options.skin + widest_band) {
-      if (overlapping) result.status = PushOutStatus::squeezed;
-      return result;
+      return overlapping ? end_at_best(PushOutStatus::squeezed) : result;
     }
     ++result.iterations;
     result.transform.position += *translation;

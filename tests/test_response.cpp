@@ -239,6 +239,67 @@ TEST(PushOut, NestedCirclesSqueezeRatherThanSendTheShapeFarAway) {
   }
 }
 
+/// The deepest penetration of `shape` at `transform` beyond its pair's band, over every body of
+/// the world (0 when it overlaps nothing): how push_out() compares the poses it reaches.
+Real deepest_overlap(const World& world, const std::vector<BodyHandle>& bodies, const Shape& shape, const Transform& transform) {
+  Real deepest = 0;
+  for (BodyHandle body : bodies) {
+    const BodyDefinition& definition = *world.find(body);
+    if (const std::optional<Penetration> contact = penetration(definition.shape, definition.transform, shape, transform)) {
+      deepest = std::max(deepest, contact->depth - contact->tolerance);
+    }
+  }
+  return deepest;
+}
+
+TEST(PushOut, APushThatCannotFreeTheShapeNeverLeavesItDeeperThanItStarted) {
+  // From the mover fuzzer: a capsule just beyond the band of a segment 2e7 long (in float the
+  // band is 41.7 and the capsule 42.3 deep), wedged under a shorter segment and beside capsules.
+  // Each round's push out of one body went into another; after four rounds the planes were
+  // opposed and push_out() reported squeezed where it had stopped, 29.7 inside the short
+  // segment, and move_and_slide() then moved from there and ended inside it. A push that cannot
+  // free the shape now ends at the pose it reached with the least overlap.
+  World world;
+  std::vector<BodyHandle> bodies;
+  const Rot turned{Real(0.521157324), Real(-0.85346061)};
+  const Vec2 at{Real(-10.4160156), Real(-10.4160156)};
+  bodies.push_back(world.add({.shape = Segment{{Real(98.9648438), Real(119.714844)}, {Real(119.015625), Real(-127.824219)}},
+                              .transform = {{Real(-31.8369141), Real(9.91308594)}, {Real(0.562644601), Real(0.826698899)}}}));
+  bodies.push_back(world.add({.shape = Capsule{{Real(-41.6640625), Real(-45.6640625)}, {Real(-41.6640625), Real(-41.6640625)}, Real(21.5839844)},
+                              .transform = {at, turned}}));
+  bodies.push_back(world.add({.shape = Segment{{Real(10394624), Real(10394624)}, {Real(-10921984), Real(-10921984)}},
+                              .transform = {at, {Real(0.529478312), Real(-0.848323464)}}}));
+  bodies.push_back(world.add({.shape = Capsule{{Real(-41.6640625), Real(-42)}, {Real(-127.664062), Real(-41.6640625)}, Real(21.5839844)},
+                              .transform = {at, turned}}));
+  world.update();
+  const Shape capsule = Capsule{{Real(-41.6640625), Real(38.6601562)}, {Real(41.6601562), Real(41.6601562)}, Real(42.3339844)};
+  const Transform start{at, turned};
+  const PushOutResult pushed = push_out(world, capsule, start);
+  EXPECT_LE(deepest_overlap(world, bodies, capsule, pushed.transform), deepest_overlap(world, bodies, capsule, start));
+  const MoveResult moved = move_and_slide(world, capsule, start, at, {.skin = 0});
+  EXPECT_LE(deepest_overlap(world, bodies, capsule, moved.transform), deepest_overlap(world, bodies, capsule, start));
+
+  // Random crowds of overlapping bodies, pushed with and without a skin and with few rounds.
+  Random random(29);
+  int unresolved = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    World crowd;
+    std::vector<BodyHandle> handles;
+    for (int i = 0; i < 6; ++i) handles.push_back(crowd.add({.shape = random.any(), .transform = random.pose(Real(1.5))}));
+    crowd.update();
+    const Shape shape = random.convex();
+    const Transform from = random.pose(1);
+    const Real before = deepest_overlap(crowd, handles, shape, from);
+    for (const PushOutOptions& options : {PushOutOptions{}, PushOutOptions{.skin = Real(0.05)}, PushOutOptions{.max_iterations = 2}}) {
+      const PushOutResult result = push_out(crowd, shape, from, options);
+      if (result.status == PushOutStatus::resolved) continue;
+      ++unresolved;
+      EXPECT_LE(deepest_overlap(crowd, handles, shape, result.transform), before) << "trial " << trial << " status " << int(result.status);
+    }
+  }
+  EXPECT_GE(unresolved, 200);  // 331 in float
+}
+
 TEST(WorldMoverQueries, AgreeWithBruteForceOverEveryBody) {
   Random random(13);
   World world;

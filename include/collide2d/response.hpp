@@ -39,8 +39,8 @@ struct PushOutOptions {
 /// How push_out() ended.
 enum class PushOutStatus {
   resolved,       ///< overlaps nothing beyond its touching band (and keeps the skin where it could)
-  iteration_cap,  ///< still overlapping after max_iterations rounds: `transform` is the best reached
-  squeezed,       ///< opposed surfaces leave no translation that frees it (or only one longer than the shape and the bodies it meets are wide)
+  iteration_cap,  ///< still overlapping after max_iterations rounds: `transform` is the pose reached with the least overlap
+  squeezed,       ///< opposed surfaces leave no translation that frees it (or only one longer than the shape and the bodies it meets are wide): `transform` is the pose reached with the least overlap
 };
 
 /// The result of push_out().
