@@ -75,9 +75,9 @@ class DynamicTree final : public BroadPhase {
     const int leaf = allocate_node();
     Node& node = nodes_[index(leaf)];
     node.fat = fatten(box);
-    node.proxy = id;
     node.height = 0;
-    node.first = node.second = -1;
+    node.first = -1;
+    node.second = id;
     leaf_of_proxy_[index(id)] = leaf;
     if (id >= static_cast<int>(tight_of_proxy_.size())) tight_of_proxy_.resize(static_cast<std::size_t>(id) + 1);
     tight_of_proxy_[index(id)] = box;
@@ -167,9 +167,8 @@ class DynamicTree final : public BroadPhase {
         if (node.height < 0) return false;  // a free node linked into the tree
         if (node.is_leaf()) {
           ++leaves;
-          if (node.height != 0 || node.second != -1 || !encloses(node.fat, tight_of_proxy_[index(node.proxy)])) return false;
-          if (node.proxy < 0 || node.proxy >= static_cast<int>(leaf_of_proxy_.size()) ||
-              leaf_of_proxy_[index(node.proxy)] != current)
+          if (node.height != 0 || node.proxy() < 0 || node.proxy() >= static_cast<int>(leaf_of_proxy_.size()) ||
+              leaf_of_proxy_[index(node.proxy())] != current || !encloses(node.fat, tight_of_proxy_[index(node.proxy())]))
             return false;
           continue;
         }
@@ -198,14 +197,16 @@ class DynamicTree final : public BroadPhase {
   }
 
  private:
+  /// 32 bytes in float, two to a cache line: a leaf keeps its proxy id where a node keeps its
+  /// second child.
   struct Node {
     Aabb fat;         ///< leaf: its proxy's tight box grown by the margin; internal: union of the children's fat boxes
     int parent = -1;  ///< parent node, -1 for the root; for a free node, the next free node
     int first = -1;   ///< first child, -1 for a leaf
-    int second = -1;  ///< second child, -1 for a leaf
+    int second = -1;  ///< second child; for a leaf, its proxy id
     int height = 0;   ///< 0 for a leaf, 1 + the taller child's height otherwise, -1 when free
-    int proxy = -1;   ///< leaf: the proxy id
     bool is_leaf() const { return first < 0; }
+    int proxy() const { return second; }  ///< a leaf's proxy id
   };
 
   static std::size_t index(int i) { return static_cast<std::size_t>(i); }
@@ -229,7 +230,7 @@ class DynamicTree final : public BroadPhase {
       pending.pop_back();
       if (!accepts(node.fat)) continue;
       if (node.is_leaf()) {
-        if (accepts(tight_of_proxy_[index(node.proxy)])) proxies.push_back(node.proxy);
+        if (accepts(tight_of_proxy_[index(node.proxy())])) proxies.push_back(node.proxy());
       } else {
         pending.push_back(node.first);
         pending.push_back(node.second);
@@ -267,7 +268,7 @@ class DynamicTree final : public BroadPhase {
       const Node& second = nodes_[index(b)];
       if (!first.fat.overlaps(second.fat)) continue;
       if (first.is_leaf() && second.is_leaf()) {
-        fat_pairs_.push_back(ordered_pair(first.proxy, second.proxy));
+        fat_pairs_.push_back(ordered_pair(first.proxy(), second.proxy()));
       } else if (second.is_leaf() || (!first.is_leaf() && perimeter(first.fat) >= perimeter(second.fat))) {
         pending_pairs_.emplace_back(first.first, b);
         pending_pairs_.emplace_back(first.second, b);
@@ -292,21 +293,29 @@ class DynamicTree final : public BroadPhase {
   void update_fat_pairs(std::vector<std::pair<int, int>>& pairs) {
     const auto marked = [&](int proxy) { return refattened_[index(proxy)] != 0; };
     new_pairs_.clear();
-    std::vector<int>& pending = query_stack_;
-    for (const int proxy : refattened_list_) {
-      if (!is_alive(proxy) || root_ < 0) continue;
-      const Aabb& fat = nodes_[index(leaf_of_proxy_[index(proxy)])].fat;
-      pending.assign(1, root_);
-      while (!pending.empty()) {
-        const Node& node = nodes_[index(pending.back())];
-        pending.pop_back();
-        if (!node.fat.overlaps(fat)) continue;
-        if (!node.is_leaf()) {
-          detail::prefetch(nodes_[index(node.first)]);  // visited after the second child's subtree
-          pending.push_back(node.first);
-          pending.push_back(node.second);
-        } else if (node.proxy != proxy && (!marked(node.proxy) || proxy < node.proxy)) {
-          new_pairs_.push_back(ordered_pair(proxy, node.proxy));
+    if (root_ >= 0) {
+      // The arrays' addresses held in locals, and a plain stack: the pushes onto new_pairs_ make
+      // the compiler reload anything reached through this object. A depth-first walk holds at
+      // most one pending sibling per level, so height + 1 entries suffice.
+      const Node* nodes = nodes_.data();
+      const char* marks = refattened_.data();
+      query_stack_.resize(index(nodes[index(root_)].height) + 1);
+      int* pending = query_stack_.data();
+      for (const int proxy : refattened_list_) {
+        if (!is_alive(proxy)) continue;
+        const Aabb fat = nodes[index(leaf_of_proxy_[index(proxy)])].fat;
+        int count = 0;
+        pending[count++] = root_;
+        while (count > 0) {
+          const Node& node = nodes[index(pending[--count])];
+          if (!node.fat.overlaps(fat)) continue;
+          if (!node.is_leaf()) {
+            detail::prefetch(nodes[index(node.first)]);  // visited after the second child's subtree
+            pending[count++] = node.first;
+            pending[count++] = node.second;
+          } else if (node.proxy() != proxy && (!marks[index(node.proxy())] || proxy < node.proxy())) {
+            new_pairs_.push_back(ordered_pair(proxy, node.proxy()));
+          }
         }
       }
     }

@@ -168,10 +168,11 @@ struct Aabb {
   Vec2 lower;  ///< minimum corner
   Vec2 upper;  ///< maximum corner
 
-  /// True when the two boxes share at least one point (touching counts).
+  /// True when the two boxes share at least one point (touching counts). The four comparisons
+  /// are combined without short-circuiting: one branch on the answer, which in a broad phase's
+  /// search goes either way unpredictably, where four mispredict more often.
   constexpr bool overlaps(const Aabb& other) const {
-    return lower.x <= other.upper.x && other.lower.x <= upper.x && lower.y <= other.upper.y &&
-           other.lower.y <= upper.y;
+    return (lower.x <= other.upper.x) & (other.lower.x <= upper.x) & (lower.y <= other.upper.y) & (other.lower.y <= upper.y);
   }
   /// True when p is inside or on the boundary.
   constexpr bool contains(Vec2 p) const { return lower.x <= p.x && p.x <= upper.x && lower.y <= p.y && p.y <= upper.y; }
