@@ -373,7 +373,9 @@ class DynamicTree final : public BroadPhase {
       // Stopping above height 1 would hang a leaf beside a subtree of height >= 2, which no
       // rotation can balance; there the walk goes on into the cheaper child instead.
       if (node.height <= 1 && pair_here < first_cost && pair_here < second_cost) break;
-      current = first_cost < second_cost ? node.first : node.second;
+      // Which child is cheaper goes either way at random: selected without a branch.
+      const int cheaper_is_first = -static_cast<int>(first_cost < second_cost);  // all bits set, or none
+      current = node.second ^ ((node.first ^ node.second) & cheaper_is_first);
     }
     return current;
   }
