@@ -130,10 +130,10 @@ class DynamicTree final : public BroadPhase {
     pairs.clear();
     if (rebuild_share * refattened_list_.size() > static_cast<std::size_t>(count_)) {
       rebuild_fat_pairs();
-      for (const auto& pair : fat_pairs_) keep_if_tight_boxes_overlap(pair, pairs);
     } else {
-      update_fat_pairs(pairs);
+      update_fat_pairs();
     }
+    keep_tight_overlaps(pairs);
     for (const int proxy : refattened_list_) refattened_[index(proxy)] = 0;
     refattened_list_.clear();
   }
@@ -280,17 +280,27 @@ class DynamicTree final : public BroadPhase {
     sorter_.sort(fat_pairs_, ids_.bound());
   }
 
-  /// Appends `pair` (of fat boxes that overlap) to `pairs` when its tight boxes overlap too.
-  void keep_if_tight_boxes_overlap(const std::pair<int, int>& pair, std::vector<std::pair<int, int>>& pairs) const {
-    if (tight_of_proxy_[index(pair.first)].overlaps(tight_of_proxy_[index(pair.second)])) pairs.push_back(pair);
+  /// `pairs` given the pairs of fat_pairs_ whose tight boxes overlap, in order. Each pair is
+  /// written and the count advanced by the test's answer, with no branch: whether two boxes close
+  /// enough for their fat boxes to meet overlap goes either way at random.
+  void keep_tight_overlaps(std::vector<std::pair<int, int>>& pairs) const {
+    pairs.resize(fat_pairs_.size());
+    std::pair<int, int>* kept = pairs.data();
+    const Aabb* tight = tight_of_proxy_.data();
+    std::size_t count = 0;
+    for (const auto& pair : fat_pairs_) {
+      kept[count] = pair;
+      count += tight[index(pair.first)].overlaps(tight[index(pair.second)]) ? 1 : 0;
+    }
+    pairs.resize(count);
   }
 
-  /// fat_pairs_ brought up to date, and `pairs` (empty) given those whose tight boxes overlap: the
-  /// marked proxies lose their pairs, and each one still present is queried for the leaves its new
-  /// fat box overlaps (a pair of two marked proxies is kept from the smaller one's query only).
+  /// fat_pairs_ brought up to date: the marked proxies lose their pairs, and each one still
+  /// present is queried for the leaves its new fat box overlaps (a pair of two marked proxies is
+  /// kept from the smaller one's query only).
   /// The new pairs are sorted, then one pass merges them with the old pairs that stay (skipping
-  /// those of marked proxies) and filters the result by the tight boxes.
-  void update_fat_pairs(std::vector<std::pair<int, int>>& pairs) {
+  /// those of marked proxies).
+  void update_fat_pairs() {
     const auto marked = [&](int proxy) { return refattened_[index(proxy)] != 0; };
     new_pairs_.clear();
     if (root_ >= 0) {
@@ -322,10 +332,7 @@ class DynamicTree final : public BroadPhase {
     sorter_.sort(new_pairs_, ids_.bound());
     merged_pairs_.clear();
     merged_pairs_.reserve(fat_pairs_.size() + new_pairs_.size());
-    auto keep = [&](const std::pair<int, int>& pair) {
-      merged_pairs_.push_back(pair);
-      keep_if_tight_boxes_overlap(pair, pairs);
-    };
+    auto keep = [&](const std::pair<int, int>& pair) { merged_pairs_.push_back(pair); };
     auto fresh = new_pairs_.begin();
     for (const auto& pair : fat_pairs_) {
       if (marked(pair.first) || marked(pair.second)) continue;
