@@ -375,6 +375,14 @@ class DynamicTree final : public BroadPhase {
         const Real grown = perimeter(c.fat.merged(box));
         return c.is_leaf() ? grown + inherited : grown - perimeter(c.fat) + inherited;
       };
+      // The walk goes on into the children of one of the two: all four are asked for now, while
+      // the costs are computed (in a large tree each level is a cache miss).
+      for (const int child : {node.first, node.second}) {
+        const Node& grandparent_of_next = nodes_[index(child)];
+        if (grandparent_of_next.is_leaf()) continue;
+        detail::prefetch(nodes_[index(grandparent_of_next.first)]);
+        detail::prefetch(nodes_[index(grandparent_of_next.second)]);
+      }
       const Real first_cost = descend_cost(node.first);
       const Real second_cost = descend_cost(node.second);
       // Stopping above height 1 would hang a leaf beside a subtree of height >= 2, which no
