@@ -471,7 +471,12 @@ class DynamicTree final : public BroadPhase {
       node = rebalance(node);
       refit(node);
       const Node& fitted = nodes_[index(node)];
-      if (fitted.fat == box_before && fitted.height == height_before) return;
+      // Compared without short-circuiting: one branch, where a comparison each goes either way.
+      const Aabb& box = fitted.fat;
+      if ((box.lower.x == box_before.lower.x) & (box.lower.y == box_before.lower.y) & (box.upper.x == box_before.upper.x) &
+          (box.upper.y == box_before.upper.y) & (fitted.height == height_before)) {
+        return;
+      }
       node = fitted.parent;
     }
   }
