@@ -7,7 +7,9 @@
 // repeat, because a plane is only a linearisation of the surface, until nothing is within the
 // skin or the cap. One body alone is freed by its penetration exactly. A translation longer than
 // the shape and the bodies it meets are wide is no way out (nearly opposed planes, as of circles
-// nested on one centre, meet far away): the shape is squeezed, as between opposed planes.
+// nested on one centre, meet far away): the shape is squeezed, as between opposed planes. A push
+// that does not free the shape (squeezed, or at the cap) ends at the pose it reached with the
+// least overlap (deepest penetration beyond its pair's band), the start when no round helped.
 //
 // move_and_slide outline (the cast-and-slide loop of Box2D v3's mover, b2World_CastMover with
 // b2SolvePlanes, and of Godot's move_and_slide):

@@ -239,6 +239,8 @@ TEST(PushOut, NestedCirclesSqueezeRatherThanSendTheShapeFarAway) {
   }
 }
 
+namespace {
+
 /// The deepest penetration of `shape` at `transform` beyond its pair's band, over every body of
 /// the world (0 when it overlaps nothing): how push_out() compares the poses it reaches.
 Real deepest_overlap(const World& world, const std::vector<BodyHandle>& bodies, const Shape& shape, const Transform& transform) {
@@ -251,6 +253,8 @@ Real deepest_overlap(const World& world, const std::vector<BodyHandle>& bodies, 
   }
   return deepest;
 }
+
+}  // namespace
 
 TEST(PushOut, APushThatCannotFreeTheShapeNeverLeavesItDeeperThanItStarted) {
   // From the mover fuzzer: a capsule just beyond the band of a segment 2e7 long (in float the
