@@ -311,20 +311,25 @@ class DynamicTree final : public BroadPhase {
       const char* marks = refattened_.data();
       query_stack_.resize(index(nodes[index(root_)].height) + 1);
       int* pending = query_stack_.data();
+      // Both children of a node are tested where the node is taken off the stack (two independent
+      // tests), and only internal ones that overlap go onto it.
+      const bool root_is_leaf = nodes[index(root_)].is_leaf();
       for (const int proxy : refattened_list_) {
-        if (!is_alive(proxy)) continue;
+        if (!is_alive(proxy) || root_is_leaf) continue;  // a lone leaf pairs with nothing
         const Aabb fat = nodes[index(leaf_of_proxy_[index(proxy)])].fat;
+        if (!nodes[index(root_)].fat.overlaps(fat)) continue;
         int count = 0;
         pending[count++] = root_;
         while (count > 0) {
           const Node& node = nodes[index(pending[--count])];
-          if (!node.fat.overlaps(fat)) continue;
-          if (!node.is_leaf()) {
-            detail::prefetch(nodes[index(node.first)]);  // visited after the second child's subtree
-            pending[count++] = node.first;
-            pending[count++] = node.second;
-          } else if (node.proxy() != proxy && (!marks[index(node.proxy())] || proxy < node.proxy())) {
-            new_pairs_.push_back(ordered_pair(proxy, node.proxy()));
+          for (const int child : {node.first, node.second}) {
+            const Node& candidate = nodes[index(child)];
+            if (!candidate.fat.overlaps(fat)) continue;
+            if (!candidate.is_leaf()) {
+              pending[count++] = child;
+            } else if (candidate.proxy() != proxy && (!marks[index(candidate.proxy())] || proxy < candidate.proxy())) {
+              new_pairs_.push_back(ordered_pair(proxy, candidate.proxy()));
+            }
           }
         }
       }
