@@ -74,11 +74,12 @@ bench: deps build/bench/build.ninja
 # FUZZ_SECONDS (default 600) in one process, growing its corpus in build/fuzz/corpus/TARGET (the
 # JSON and XML readers start from scenes/). A crash, sanitizer report or broken invariant stops
 # the target and leaves the input as build/fuzz/crash-*; replay it with ./build/fuzz/fuzz/TARGET FILE.
-# make fuzz-smoke: the CI run, each target for FUZZ_RUNS inputs with a fixed seed, reproducible on
-# any machine: -use_cmp=0 keeps the operands of traced comparisons (pointers among them, which
-# address randomisation moves) out of the mutations, and -reload=0 keeps libFuzzer from re-reading
-# its corpus directory every second. With both, two runs log the same inputs in the same order
-# from any directory; without the first they parted after about 14,000 inputs.
+# make fuzz-smoke: the CI run, each target for FUZZ_RUNS inputs with a fixed seed: -use_cmp=0 keeps
+# the operands of traced comparisons (pointers among them, which address randomisation moves) out
+# of the mutations, and -reload=0 keeps libFuzzer from re-reading its corpus directory every
+# second. With both, two runs from one checkout log the same inputs in the same order (without the
+# first they parted after about 14,000 inputs); a clone elsewhere matched in five targets of six,
+# the pair-query target parting after 72,176 inputs (cause not found).
 # Both start from scenes/ (the file readers) and fuzz/regressions/TARGET: every input a fuzzer
 # broke an invariant with, named after what it found, replayed first on every run.
 FUZZ_TARGETS = fuzz_scene_json fuzz_scene_steersuite fuzz_outline fuzz_pair_queries fuzz_world fuzz_mover
