@@ -296,6 +296,17 @@ void expect_outline_distance_all_round(const Shape& shape, const Transform& pose
   }
 }
 
+/// The fuzzer's ray for a compound placed by `pose`, from (-32, -32) by (-32, -32) with a max
+/// fraction of 2: it must hit at the local `corner` (the ray runs along the local diagonal), and
+/// the hit point must lie on the surface within the touching band.
+void expect_fuzzer_ray_meets(const Shape& shape, const Transform& pose, Vec2 corner) {
+  const Ray ray{{-32, -32}, {-32, -32}, 2};
+  const std::optional<RayHit> hit = raycast(shape, pose, ray);
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_NEAR(hit->fraction, corner.x / 32, 1e-5f);
+  EXPECT_LE(std::abs(closest_point(shape, pose, hit->point).signed_distance), 4 * contact_tolerance(coordinate_magnitude(hit->point) + size_scale(shape)));
+}
+
 /// The oracle's verdict on two simple outlines, in long double: +1 clearly overlapping (a vertex
 /// of one deeper than the band inside the other, or two edges crossing with every end farther
 /// than the band from the other edge's line), -1 clearly apart (no crossing, no containment, and
@@ -897,11 +908,7 @@ TEST(CompoundPointQuery, APiecesCornerOnAnotherPiecesFaceIsOnTheOutline) {
   const Ring ring = placed_ring(outline, pose);
   expect_outline_distance_all_round(shape, pose, ring, corner);
   // The fuzzer's ray, along the long face from its middle: it hits the corner, on the surface.
-  const Ray ray{{-32, -32}, {-32, -32}, 2};
-  const std::optional<RayHit> hit = raycast(shape, pose, ray);
-  ASSERT_TRUE(hit.has_value());
-  EXPECT_NEAR(hit->fraction, corner.x / 32, 1e-5f);
-  EXPECT_LE(std::abs(closest_point(shape, pose, hit->point).signed_distance), 4 * contact_tolerance(coordinate_magnitude(hit->point) + size_scale(compound)));
+  expect_fuzzer_ray_meets(shape, pose, corner);
 }
 
 TEST(CompoundPointQuery, TheTipOfANotchNarrowerThanTheCornerProbesIsOnTheOutline) {
@@ -909,9 +916,9 @@ TEST(CompoundPointQuery, TheTipOfANotchNarrowerThanTheCornerProbesIsOnTheOutline
   // leave a notch of 1.4 degrees between them, and a ray along one side of the notch hits its
   // tip. The tip's 32 probes (11 degrees apart) all lie in some piece, so the tip was not taken
   // for the outline, and as each face's nearest point to it is the tip itself, the nearest
-  // outline point was a face 3.7 away: the hit was "3.7 inside". A face whose nearest point is a
-  // corner not on the outline is now searched a little way along, for the first point whose probe
-  // lies outside the other pieces. Oracle: the union's outline (concave at the tip), its signed
+  // outline point was a face 3.7 away: the hit was "3.7 inside". The corner is now also probed
+  // along the bisector between each two neighbouring directions of the pieces' edges leaving it.
+  // Oracle: the union's outline (concave at the tip), its signed
   // distance in long double, all round the tip.
   const Vec2 tip{0x1.7774p+4f, 0x1.7774p+4f}, bottom_left{-32, -32}, right{0x1.fc34p+4f, -0x1.ccp+4f}, top_right{0x1.fcap+4f, 0x1.fffcp+4f};
   const Vec2 top{0x1.a7a8p+4f, 0x1.fffcp+4f}, left{-32, -0x1.d73cp+4f};
@@ -922,11 +929,7 @@ TEST(CompoundPointQuery, TheTipOfANotchNarrowerThanTheCornerProbesIsOnTheOutline
   const Ring ring = placed_ring({bottom_left, right, top_right, top, left, tip}, pose);
   expect_outline_distance_all_round(shape, pose, ring, tip);
   // The fuzzer's ray, from the compound's origin along the notch's lower side: it hits the tip.
-  const Ray ray{{-32, -32}, {-32, -32}, 2};
-  const std::optional<RayHit> hit = raycast(shape, pose, ray);
-  ASSERT_TRUE(hit.has_value());
-  EXPECT_NEAR(hit->fraction, tip.x / 32, 1e-5f);
-  EXPECT_LE(std::abs(closest_point(shape, pose, hit->point).signed_distance), 4 * contact_tolerance(coordinate_magnitude(hit->point) + size_scale(compound)));
+  expect_fuzzer_ray_meets(shape, pose, tip);
 }
 
 TEST(CompoundPointQuery, ASliverThinnerThanTheProbeLyingOnTwoPiecesKeepsItsOuterFace) {
