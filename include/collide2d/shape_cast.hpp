@@ -435,7 +435,7 @@ std::optional<CastHit> cast_from_touching(const A& a, const Transform& transform
 ///      closing along v, or not before t = 1: no hit;
 ///   4. otherwise w joins the simplex, as in GJK. The simplex is kept across a move (its points
 ///      move with D and all lie beyond the level), so it warm-starts the next step. A point added
-///      without a move that the next reduction drops means GJK has converged (holds_point).
+///      without a move that the next reduction drops means GJK has converged (reduce_simplex).
 /// Contact before the first move, a pair touching at t = 0, is decided by `touching_at_start`
 /// (advance() from t = 0, which knows whether the motion closes it). Moves are capped by
 /// options.max_iterations; GJK's refinements between two moves by gjk()'s own cap, which ends
@@ -449,16 +449,16 @@ std::optional<CastHit> gjk_ray_cast(const A& a, const Transform& transform_a, co
   const Transform start = inverse_compose(transform_a, transform_b);
   const Vec2 motion = inverse_rotate(transform_a.rotation, translation_b);  // B's whole motion, A's frame
   Transform b_to_a = start;
-  Simplex simplex;
+  MeasuredSimplex simplex{};
   const Vec2 toward_origin = length_squared(start.position) > 0 ? -start.position : Vec2{1, 0};
   minkowski_support(a, b, b_to_a, toward_origin, simplex.vertices[0]);
+  simplex.measure(0, PlacementRoundOff(b_to_a));
   simplex.count = 1;
-  std::array<Real, 3> weights{};
+  BarycentricWeights weights;
   CastHit hit;
   Real time = 0;
   int refinements = 0;  // support evaluations since the last move
-  bool refined = false;  // the last refinement added a support point, `newest`, and nothing moved since
-  Vec2 newest;
+  bool refined = false;  // the last refinement added a support point (the simplex's last vertex) and nothing moved since
   const int refinement_cap = GjkOptions{}.max_iterations;
   // The hit at `time` from the simplex's closest points along `normal` (A's frame, A to B).
   auto hit_here = [&](Vec2 normal) {
@@ -470,22 +470,23 @@ std::optional<CastHit> gjk_ray_cast(const A& a, const Transform& transform_a, co
     return place_contact(hit, time, transform_a, normal, point_a, point_b, radius_a, radius_b);
   };
   for (;;) {
-    reduce_simplex(simplex, weights);
-    const Real band = simplex_tolerance(simplex, b_to_a, radii);
+    const bool kept_newest = reduce_simplex(simplex, weights);
+    const Real band = simplex_tolerance(simplex, radii);
     // Lengths along the search direction are compared scaled by its length, as gjk() does, so the
     // loop divides only for the step.
     const SearchDirection toward = simplex.count == 3 ? SearchDirection{} : direction_to_simplex(simplex);
-    if (simplex.count == 3 || toward.within(band)) {  // the cores touch: EPA gives the normal
+    const Real search_length = simplex.count == 3 ? Real(0) : toward.length();
+    if (simplex.count == 3 || toward.within(band, search_length)) {  // the cores touch: EPA gives the normal
       if (time == 0) return touching_at_start();
-      const EpaResult expansion = epa(a, b, b_to_a, simplex);
+      const EpaResult expansion = epa(a, b, b_to_a, simplex.plain());
       return place_contact(hit, time, transform_a, expansion.normal, expansion.point_a, expansion.point_b, radius_a, radius_b);
     }
-    MinkowskiVertex& next = simplex.vertices[simplex.count];
+    MeasuredVertex& next = simplex.vertices[simplex.count];
     minkowski_support(a, b, b_to_a, -toward.search, next);
     ++refinements;
-    const Real search_length = toward.length(), scaled_lower = dot(next.point, toward.search);
+    const Real scaled_lower = dot(next.point, toward.search);
     const bool repeated = holds_point(simplex, next.point);
-    const bool converged = repeated || (refined && !holds_point(simplex, newest)) ||
+    const bool converged = repeated || (refined && !kept_newest) ||
                            toward.scaled_distance - scaled_lower <= std::max(band * search_length, round_off(toward.scaled_distance));
     // GJK's cap between two moves: |v| still bounds the distance from above (so a contact found is
     // one) but not from below (so no move may trust it); the answer is then reported as capped.
@@ -493,7 +494,7 @@ std::optional<CastHit> gjk_ray_cast(const A& a, const Transform& transform_a, co
     auto unit = [&] {
       Vec2 direction;
       Real distance;
-      toward.unit_and_distance(simplex, direction, distance);
+      toward.unit_and_distance(simplex.vertices[0].point, search_length, direction, distance);
       return direction;
     };
     if ((converged || capped) && toward.scaled_distance <= (stop_distance + band) * search_length) {
@@ -509,9 +510,9 @@ std::optional<CastHit> gjk_ray_cast(const A& a, const Transform& transform_a, co
       hit.status = IterationStatus::iteration_cap;
       return hit_here(unit());
     } else {
+      simplex.measure(simplex.count, PlacementRoundOff(b_to_a));
       ++simplex.count;
       refined = true;
-      newest = next.point;
       continue;
     }
     const Real scaled_closing = -dot(motion, toward.search);  // how fast the motion closes the separation
@@ -529,9 +530,11 @@ std::optional<CastHit> gjk_ray_cast(const A& a, const Transform& transform_a, co
     b_to_a.position = start.position + time * motion;
     if (!repeated) ++simplex.count;  // a new support point joins the moved simplex
     const Vec2 shift = step * motion;
+    const PlacementRoundOff placement(b_to_a);
     for (int i = 0; i < simplex.count; ++i) {
       simplex.vertices[i].point_b += shift;
       simplex.vertices[i].point += shift;
+      simplex.measure(i, placement);
     }
   }
 }

@@ -45,13 +45,25 @@ constexpr Real contact_tolerance(Real feature_magnitude) { return round_off(feat
 /// What a transform adds to the magnitude behind a point's round-off: nothing for the identity
 /// (the point is not rounded at all); for a translation, the placed point's magnitude (one rounded
 /// addition); for a rotation also that of the local point it turned (each component of R p rounds
-/// by about an epsilon of |p|), recovered from the placed point as |placed - position|.
-constexpr Real placement_magnitude(const Transform& placement, Vec2 placed_point) {
-  if (placement == Transform{}) return 0;
-  const Real placed = coordinate_magnitude(placed_point);
-  if (placement.rotation == Rot{}) return placed;
-  return placed + coordinate_magnitude(placed_point - placement.position);
-}
+/// by about an epsilon of |p|), recovered from the placed point as |placed - position|. The
+/// transform's kind is worked out once, for loops that place many points with one transform.
+class PlacementRoundOff {
+ public:
+  constexpr explicit PlacementRoundOff(const Transform& placement)
+      : position_(placement.position), moves_(placement != Transform{}), turns_(placement.rotation != Rot{}) {}
+  /// The magnitude placing a point at `placed_point` (the transform's parent frame) added.
+  constexpr Real magnitude(Vec2 placed_point) const {
+    const Real placed = moves_ ? coordinate_magnitude(placed_point) : Real(0);
+    return turns_ ? placed + coordinate_magnitude(placed_point - position_) : placed;
+  }
+
+ private:
+  Vec2 position_;  // the transform's translation
+  bool moves_;     // not the identity
+  bool turns_;     // turns (then it also moves)
+};
+/// The same for one point.
+constexpr Real placement_magnitude(const Transform& placement, Vec2 placed_point) { return PlacementRoundOff(placement).magnitude(placed_point); }
 
 /// Two placed circles (or points swept by radii) as circle pairs compute them: from A's position,
 /// in the world's orientation. Each centre is turned by its shape's rotation, and the positions'

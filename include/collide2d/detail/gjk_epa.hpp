@@ -5,7 +5,7 @@
 //   2. reduce the simplex to the sub-simplex nearest the origin (barycentric Voronoi tests) and
 //      take its closest point v;
 //   3. stop if the simplex is a triangle (origin enclosed) or v is within tolerance of the origin,
-//      or if the reduction dropped the point the last step added (round-off: see holds_point);
+//      or if the reduction dropped the point the last step added (round-off: see reduce_simplex);
 //   4. take w = support_D(-v); stop if w brings no progress (the lower bound v·w/|v| meets |v|),
 //      repeats a simplex vertex, or proves the separation limit; else add w and go to 2.
 // EPA outline (van den Bergen, "Proximity queries and penetration depth computation on 3D game
@@ -74,9 +74,10 @@ template <ConvexSupport A, ConvexSupport B>
 
 /// A support point of D = B - A along `direction` (A's frame), written into `vertex` field by
 /// field: GJK writes it straight into its simplex's next slot, where a copy of a returned
-/// vertex would wait for the stores that made it.
+/// vertex would wait for the stores that made it. Inlined: a call would make the caller spill
+/// every floating-point value it keeps (the SysV ABI saves none of them across calls).
 template <ConvexSupport A, ConvexSupport B>
-void minkowski_support(const A& a, const B& b, const Transform& b_to_a, Vec2 direction, MinkowskiVertex& vertex) {
+[[gnu::always_inline]] inline void minkowski_support(const A& a, const B& b, const Transform& b_to_a, Vec2 direction, MinkowskiVertex& vertex) {
   if (support_searches_out_of_line(a) || support_searches_out_of_line(b)) [[unlikely]] {
     return write_minkowski_support_by_search(a, b, b_to_a, direction, vertex);
   }
@@ -92,58 +93,111 @@ MinkowskiVertex minkowski_support(const A& a, const B& b, const Transform& b_to_
 
 /// The magnitude behind a Minkowski vertex's round-off: its point on B - A (what GJK and EPA
 /// compute with), and B's support point where placing B in A's frame rounded it.
-inline Real difference_magnitude(const MinkowskiVertex& vertex, const Transform& b_to_a) {
-  return std::max(coordinate_magnitude(vertex.point), placement_magnitude(b_to_a, vertex.point_b));
+/// `placement` is that of b_to_a.
+inline Real difference_magnitude(const MinkowskiVertex& vertex, const PlacementRoundOff& placement) {
+  return std::max(coordinate_magnitude(vertex.point), placement.magnitude(vertex.point_b));
 }
+
+/// A simplex vertex with its difference_magnitude, worked out once when the vertex is made: GJK
+/// asks for its simplex's touching band after every reduction, and a vertex stays in the simplex
+/// for several.
+struct MeasuredVertex : MinkowskiVertex {
+  Real magnitude;  ///< difference_magnitude(*this, placement of b_to_a)
+};
+
+/// The simplex GJK's loops work on: as Simplex, with each vertex's magnitude. Vertices move with
+/// their magnitudes when a reduction drops some.
+struct MeasuredSimplex {
+  std::array<MeasuredVertex, 3> vertices;  ///< the first `count` are in use
+  int count;                               ///< 1 to 3
+
+  /// Sets vertex `index`'s magnitude from its points; `placement` is that of b_to_a.
+  void measure(int index, const PlacementRoundOff& placement) { vertices[index].magnitude = difference_magnitude(vertices[index], placement); }
+  /// The plain simplex (slots not in use read as zero).
+  Simplex plain() const {
+    Simplex simplex;
+    for (int i = 0; i < count; ++i) simplex.vertices[i] = vertices[i];
+    simplex.count = count;
+    return simplex;
+  }
+};
 
 /// The contact tolerance of a simplex's features (A's frame), with the rounding radii the
 /// caller will add to the core distance.
-inline Real simplex_tolerance(const Simplex& simplex, const Transform& b_to_a, Real radii) {
-  Real magnitude = 0;
-  for (int i = 0; i < simplex.count; ++i) magnitude = std::max(magnitude, difference_magnitude(simplex.vertices[i], b_to_a));
+inline Real simplex_tolerance(const MeasuredSimplex& simplex, Real radii) {
+  Real magnitude = simplex.vertices[0].magnitude;
+  for (int i = 1; i < simplex.count; ++i) magnitude = std::max(magnitude, simplex.vertices[i].magnitude);
   return contact_tolerance(magnitude + radii);
 }
 
-/// Reduces a two-vertex `simplex` to the sub-simplex whose Voronoi region holds the origin (an
-/// end, or the whole segment), with the barycentric weight of each remaining vertex.
-inline void reduce_segment(Simplex& simplex, std::array<Real, 3>& weights) {
+/// Barycentric weights of a reduced simplex's vertices, kept as numerators over one total: GJK's
+/// loops need only the sub-simplex, so the divisions wait until a weight is read, at the end.
+struct BarycentricWeights {
+  std::array<Real, 3> numerators{1, 0, 0};  ///< vertex i's weight times `total`
+  Real total = 1;                           ///< > 0
+
+  /// Vertex `index`'s weight.
+  Real operator[](int index) const { return numerators[index] / total; }
+};
+
+/// Reduces a two-vertex `simplex` (Simplex or MeasuredSimplex) to the sub-simplex whose Voronoi
+/// region holds the origin (an end, or the whole segment), with the barycentric weight of each
+/// remaining vertex. True when the second vertex is kept.
+template <class AnySimplex>
+bool reduce_segment(AnySimplex& simplex, BarycentricWeights& weights) {
   const Vec2 w1 = simplex.vertices[0].point, w2 = simplex.vertices[1].point;
   // The weight of w1 is the origin's projection measured from w2, and vice versa.
   const Vec2 e12 = w2 - w1;
   const Real d12_1 = dot(w2, e12), d12_2 = -dot(w1, e12);
   if (d12_2 <= 0) {
     simplex.count = 1;
-    weights = {1, 0, 0};
-  } else if (d12_1 <= 0) {
+    weights = {};
+    return false;
+  }
+  if (d12_1 <= 0) {
     simplex.vertices[0] = simplex.vertices[1];
     simplex.count = 1;
-    weights = {1, 0, 0};
-  } else {
-    const Real total = d12_1 + d12_2;
-    weights = {d12_1 / total, d12_2 / total, 0};
+    weights = {};
+    return true;
   }
+  weights = {{d12_1, d12_2, 0}, d12_1 + d12_2};
+  return true;
 }
 
 /// The point of `simplex` its barycentric `weights` give: the closest point to the origin, after
 /// reduce_simplex.
-inline Vec2 weighted_point(const Simplex& simplex, const std::array<Real, 3>& weights) {
+template <class AnySimplex>
+Vec2 weighted_point(const AnySimplex& simplex, const BarycentricWeights& weights) {
   Vec2 point;
   for (int i = 0; i < simplex.count; ++i) point += weights[i] * simplex.vertices[i].point;
   return point;
 }
 
-/// A collinear triangle (zero area): reduced to the nearest of its three edges' closest points.
-/// Out of line: it is rare, and it would keep reduce_simplex from being inlined.
-[[gnu::noinline]] inline void reduce_collinear_triangle(Simplex& simplex, std::array<Real, 3>& weights) {
+/// True when `point` is one of `simplex`'s vertices. GJK's loops ask it of a new support point:
+/// repeated, it brings no progress.
+template <class AnySimplex>
+bool holds_point(const AnySimplex& simplex, Vec2 point) {
+  for (int i = 0; i < simplex.count; ++i) {
+    if (simplex.vertices[i].point == point) return true;
+  }
+  return false;
+}
+
+/// A collinear triangle (zero area): reduced to the nearest of its three edges' closest points;
+/// true when the third vertex is kept. Out of line: it is rare, and it would keep reduce_simplex
+/// from being inlined.
+template <class AnySimplex>
+[[gnu::noinline]] bool reduce_collinear_triangle(AnySimplex& simplex, BarycentricWeights& weights) {
   Real best_distance = -1;
-  const Simplex triangle = simplex;
+  const AnySimplex triangle = simplex;
   const int edges[3][2] = {{0, 1}, {0, 2}, {1, 2}};
   for (const auto& edge : edges) {
-    Simplex candidate;
-    candidate.vertices = {triangle.vertices[edge[0]], triangle.vertices[edge[1]], {}};
+    AnySimplex candidate = triangle;
+    candidate.vertices[0] = triangle.vertices[edge[0]];
+    candidate.vertices[1] = triangle.vertices[edge[1]];
     candidate.count = 2;
-    std::array<Real, 3> candidate_weights{};
-    reduce_segment(candidate, candidate_weights);
+    BarycentricWeights candidate_weights;
+    (void)reduce_segment(candidate, candidate_weights);
     const Real candidate_distance = length_squared(weighted_point(candidate, candidate_weights));
     if (best_distance < 0 || candidate_distance < best_distance) {
       best_distance = candidate_distance;
@@ -151,29 +205,38 @@ inline Vec2 weighted_point(const Simplex& simplex, const std::array<Real, 3>& we
       weights = candidate_weights;
     }
   }
+  return holds_point(simplex, triangle.vertices[2].point);
 }
 
 /// Reduces `simplex` to the sub-simplex whose Voronoi region holds the origin, with the
 /// barycentric weight of each remaining vertex (weighted_point gives the closest point to the
-/// origin; GJK's loop needs only the sub-simplex, and asks for the point at the end).
-inline void reduce_simplex(Simplex& simplex, std::array<Real, 3>& weights) {
+/// origin; GJK's loop needs only the sub-simplex, and asks for the point at the end). True when
+/// the last vertex (the one a GJK step added) is kept: in exact arithmetic a support point that
+/// passed the progress test brings the simplex nearer the origin, so the reduction keeps it.
+/// Dropped, round-off decided the step (an edge so long that its direction is lost against the
+/// distance, at 1e5 in float), and the same point would come back at every step until the
+/// iteration cap: the loop has converged.
+template <class AnySimplex>
+bool reduce_simplex(AnySimplex& simplex, BarycentricWeights& weights) {
   // The kept vertices move to the front, only those not already there (a vertex just added by the
   // support search is still being written, and copying it whole waits for those stores).
+  const int last = simplex.count - 1;
   auto keep_vertex = [&](int index) {
     if (index != 0) simplex.vertices[0] = simplex.vertices[index];
     simplex.count = 1;
-    weights = {1, 0, 0};
+    weights = {};
+    return index == last;
   };
   auto keep_edge = [&](int first, int second, Real weight_first, Real weight_second) {  // first < second
     if (first != 0) simplex.vertices[0] = simplex.vertices[first];
     if (second != 1) simplex.vertices[1] = simplex.vertices[second];
     simplex.count = 2;
-    const Real total = weight_first + weight_second;
-    weights = {weight_first / total, weight_second / total, 0};
+    weights = {{weight_first, weight_second, 0}, weight_first + weight_second};
+    return second == last;
   };
   if (simplex.count == 1) {
-    weights = {1, 0, 0};
-    return;
+    weights = {};
+    return true;
   }
   if (simplex.count == 2) return reduce_segment(simplex, weights);
   const Vec2 w1 = simplex.vertices[0].point, w2 = simplex.vertices[1].point, w3 = simplex.vertices[2].point;
@@ -197,8 +260,8 @@ inline void reduce_simplex(Simplex& simplex, std::array<Real, 3>& weights) {
   if (d13_1 <= 0 && d23_1 <= 0) return keep_vertex(2);
   if (d23_1 > 0 && d23_2 > 0 && d123_1 <= 0) return keep_edge(1, 2, d23_1, d23_2);
   if (signed_area == 0) return reduce_collinear_triangle(simplex, weights);
-  const Real total = d123_1 + d123_2 + d123_3;
-  weights = {d123_1 / total, d123_2 / total, d123_3 / total};  // the origin is inside the triangle
+  weights = {{d123_1, d123_2, d123_3}, d123_1 + d123_2 + d123_3};  // the origin is inside the triangle
+  return true;
 }
 
 /// The direction from the origin toward a reduced simplex of one or two vertices (GJK's next
@@ -215,24 +278,23 @@ struct SearchDirection {
   Real scaled_distance;    ///< the simplex's distance from the origin times |search|
   bool along_edge_normal;  ///< `search` is the simplex edge's perpendicular (else the vertex itself)
 
-  /// |search|.
-  Real length() const { return std::sqrt(along_edge_normal ? length_squared(search) : scaled_distance); }
+  /// |search|. The edge's perpendicular, an edge of B - A: its square neither overflows nor,
+  /// guarded, underflows.
+  Real length() const { return along_edge_normal ? length_in_real(search) : std::sqrt(scaled_distance); }
   /// True when the simplex passes within `band` of the origin: its distance is at most the band.
-  bool within(Real band) const { return along_edge_normal ? scaled_distance <= band * length() : scaled_distance <= band * band; }
-  /// The unit direction toward the simplex and the simplex's distance along it.
-  void unit_and_distance(const Simplex& simplex, Vec2& unit, Real& distance) const {
-    if (along_edge_normal) {
-      unit = (Real(1) / length_in_real(search)) * search;  // an edge of B - A: its square neither overflows nor, guarded, underflows
-      distance = dot(unit, simplex.vertices[0].point);
-    } else {
-      distance = std::sqrt(scaled_distance);
-      unit = (Real(1) / distance) * search;
-    }
+  /// `search_length` is length(), taken once by the caller.
+  bool within(Real band, Real search_length) const { return scaled_distance <= band * search_length; }
+  /// The unit direction toward the simplex and the simplex's distance along it, given length()
+  /// and a point of the simplex.
+  void unit_and_distance(Vec2 simplex_point, Real search_length, Vec2& unit, Real& distance) const {
+    unit = (Real(1) / search_length) * search;
+    distance = along_edge_normal ? dot(unit, simplex_point) : search_length;
   }
 };
 
 /// The search direction toward a reduced simplex of one or two vertices.
-inline SearchDirection direction_to_simplex(const Simplex& simplex) {
+template <class AnySimplex>
+[[gnu::always_inline]] inline SearchDirection direction_to_simplex(const AnySimplex& simplex) {
   const Vec2 first = simplex.vertices[0].point;
   if (simplex.count == 1) return {first, length_squared(first), false};
   const Vec2 edge = simplex.vertices[1].point - first;
@@ -242,95 +304,91 @@ inline SearchDirection direction_to_simplex(const Simplex& simplex) {
   return {search, dot(search, first), true};
 }
 
-/// True when `point` is one of `simplex`'s vertices. GJK's loops ask it of a new support point
-/// (repeated: no progress), and of the point the last step added once the simplex is reduced: in
-/// exact arithmetic a support point that passed the progress test brings the simplex nearer the
-/// origin, so the reduction keeps it. Dropped, round-off decided the step (an edge so long that
-/// its direction is lost against the distance, at 1e5 in float), and the same point would come
-/// back at every step until the iteration cap: the loop has converged.
-inline bool holds_point(const Simplex& simplex, Vec2 point) {
-  for (int i = 0; i < simplex.count; ++i) {
-    if (simplex.vertices[i].point == point) return true;
-  }
-  return false;
-}
 
 }  // namespace detail
 
 template <ConvexSupport A, ConvexSupport B>
 GjkResult gjk(const A& a, const B& b, const Transform& b_to_a, const GjkOptions& options) {
-  GjkResult result;
-  Simplex& simplex = result.simplex;
+  // The loop works on locals and the result is written once, at the end, field by field: a
+  // GjkResult default-constructed up front is 120 bytes cleared with a string store, which cost
+  // more than a cold query's reduction steps.
+  detail::UninitializedArray<detail::MeasuredSimplex, 1> simplex_storage;  // every vertex below `count` is written before it is read
+  detail::MeasuredSimplex& simplex = simplex_storage[0];
   const Real radii = a.rounding_radius() + b.rounding_radius();
+  const PlacementRoundOff placement(b_to_a);
+  int iterations = 0;
   if (options.cache != nullptr && options.cache->count > 0) {
     for (int i = 0; i < options.cache->count; ++i) {
       MinkowskiVertex& vertex = simplex.vertices[i];
       vertex.point_a = options.cache->local_a[i];
       vertex.point_b = transform_point(b_to_a, options.cache->local_b[i]);
       vertex.point = vertex.point_b - vertex.point_a;
+      simplex.measure(i, placement);
     }
     simplex.count = options.cache->count;
   } else {
     Vec2 toward_origin = -b_to_a.position;
     if (length_squared(toward_origin) == 0) toward_origin = {1, 0};
     detail::minkowski_support(a, b, b_to_a, toward_origin, simplex.vertices[0]);
+    simplex.measure(0, placement);
     simplex.count = 1;
-    result.iterations = 1;
+    iterations = 1;
   }
 
-  std::array<Real, 3> weights{};
+  detail::BarycentricWeights weights;
   detail::SearchDirection toward{};  // toward the simplex the loop ended with
+  Real search_length = 0;    // |toward.search|
+  Real tolerance = 0;        // the touching band of the simplex's features
+  bool overlapping = false, stopped_early = false;
+  IterationStatus status = IterationStatus::converged;
   Vec2 direction;            // unit vector from the origin toward the simplex, for the answer
   Real closest_length = 0;   // distance from the origin to the simplex, for the answer
-  bool added = false;        // the last step added a support point, `newest`
-  Vec2 newest;
+  bool added = false;        // a step added a support point (the last vertex before a reduction)
   for (;;) {
-    detail::reduce_simplex(simplex, weights);
-    if (options.trace != nullptr) options.trace->push_back(simplex);
-    result.tolerance = detail::simplex_tolerance(simplex, b_to_a, radii);  // the features the answer comes from
+    const bool kept_newest = detail::reduce_simplex(simplex, weights);
+    if (options.trace != nullptr) options.trace->push_back(simplex.plain());
+    tolerance = detail::simplex_tolerance(simplex, radii);  // the features the answer comes from
     if (simplex.count == 3) {
-      result.overlapping = true;
+      overlapping = true;
       break;
     }
     toward = detail::direction_to_simplex(simplex);
-    if (toward.within(result.tolerance)) {
-      result.overlapping = true;
+    search_length = toward.length();
+    if (toward.within(tolerance, search_length)) {
+      overlapping = true;
       break;
     }
-    if (added && !detail::holds_point(simplex, newest)) break;
-    if (result.iterations >= options.max_iterations) {
-      result.status = IterationStatus::iteration_cap;
+    if (added && !kept_newest) break;
+    if (iterations >= options.max_iterations) {
+      status = IterationStatus::iteration_cap;
       break;
     }
     // Into the slot after the simplex (it holds at most two vertices here); kept only when it
     // brings progress.
-    MinkowskiVertex& next = simplex.vertices[simplex.count];
+    detail::MeasuredVertex& next = simplex.vertices[simplex.count];
     detail::minkowski_support(a, b, b_to_a, -toward.search, next);
-    ++result.iterations;
+    ++iterations;
     // Every point of D is at least scaled_lower / |search| far; compared scaled by |search|.
-    const Real search_length = toward.length(), scaled_lower = dot(next.point, toward.search);
-    if (options.separation_limit >= 0 && scaled_lower > (options.separation_limit + result.tolerance) * search_length) {
-      result.stopped_early = true;
-      toward.unit_and_distance(simplex, direction, closest_length);
+    const Real scaled_lower = dot(next.point, toward.search);
+    if (options.separation_limit >= 0 && scaled_lower > (options.separation_limit + tolerance) * search_length) {
+      stopped_early = true;
+      toward.unit_and_distance(simplex.vertices[0].point, search_length, direction, closest_length);
       closest_length = dot(next.point, direction);  // report the proven lower bound, as GjkResult documents
       break;
     }
-    if (toward.scaled_distance - scaled_lower <= std::max(result.tolerance * search_length, round_off(toward.scaled_distance))) break;
+    if (toward.scaled_distance - scaled_lower <= std::max(tolerance * search_length, round_off(toward.scaled_distance))) break;
     if (detail::holds_point(simplex, next.point)) break;  // repeated
+    simplex.measure(simplex.count, placement);
     ++simplex.count;
     added = true;
-    newest = next.point;
   }
 
+  Vec2 point_a, point_b;
   for (int i = 0; i < simplex.count; ++i) {
-    result.point_a += weights[i] * simplex.vertices[i].point_a;
-    result.point_b += weights[i] * simplex.vertices[i].point_b;
+    point_a += weights[i] * simplex.vertices[i].point_a;
+    point_b += weights[i] * simplex.vertices[i].point_b;
   }
-  if (!result.overlapping) {
-    if (!result.stopped_early) toward.unit_and_distance(simplex, direction, closest_length);
-    result.distance = closest_length;
-    result.normal = direction;
-  }
+  if (!overlapping && !stopped_early) toward.unit_and_distance(simplex.vertices[0].point, search_length, direction, closest_length);
   if (options.cache != nullptr) {
     options.cache->count = simplex.count;
     for (int i = 0; i < simplex.count; ++i) {
@@ -338,12 +396,22 @@ GjkResult gjk(const A& a, const B& b, const Transform& b_to_a, const GjkOptions&
       options.cache->local_b[i] = inverse_transform_point(b_to_a, simplex.vertices[i].point_b);
     }
   }
-  return result;
+  return GjkResult{.distance = overlapping ? Real(0) : closest_length,
+                   .point_a = point_a,
+                   .point_b = point_b,
+                   .normal = overlapping ? Vec2{} : direction,
+                   .overlapping = overlapping,
+                   .stopped_early = stopped_early,
+                   .simplex = simplex.plain(),
+                   .tolerance = tolerance,
+                   .iterations = iterations,
+                   .status = status};
 }
 
 template <ConvexSupport A, ConvexSupport B>
 EpaResult epa(const A& a, const B& b, const Transform& b_to_a, const Simplex& start, const EpaOptions& options) {
   EpaResult result;
+  const PlacementRoundOff placement(b_to_a);
   detail::UninitializedArray<MinkowskiVertex, epa_max_vertices> polytope;
   auto support = [&](Vec2 direction) { return detail::minkowski_support(a, b, b_to_a, direction); };
 
@@ -367,7 +435,7 @@ EpaResult epa(const A& a, const B& b, const Transform& b_to_a, const Simplex& st
   // (not times the scale: B far out in its own frame rounds its points, it does not enlarge them).
   Real scale = 0, extent = 0;
   for (int i = 0; i < candidate_count; ++i) {
-    scale = std::max(scale, detail::difference_magnitude(candidates[i], b_to_a));
+    scale = std::max(scale, detail::difference_magnitude(candidates[i], placement));
     extent = std::max(extent, coordinate_magnitude(candidates[i].point));
   }
   bool surrounded = start.count < 3 || std::abs(cross(start.vertices[1].point - start.vertices[0].point,
@@ -378,7 +446,7 @@ EpaResult epa(const A& a, const B& b, const Transform& b_to_a, const Simplex& st
   Real twice_area = 0;
   auto build_polytope = [&]() {
     for (int i = 0; i < candidate_count; ++i) {
-      scale = std::max(scale, detail::difference_magnitude(candidates[i], b_to_a));
+      scale = std::max(scale, detail::difference_magnitude(candidates[i], placement));
       extent = std::max(extent, coordinate_magnitude(candidates[i].point));
     }
     tolerance = contact_tolerance(scale);
