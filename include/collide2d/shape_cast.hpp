@@ -331,10 +331,13 @@ std::optional<CastHit> advance(const A& a, const B& b, Pose pose, const CastMoti
   Real late = 2;  // a time known to be in contact, once a probe found one (2: none yet)
   // The state found in contact there, valid once `late` <= 1. Raw storage rather than an
   // optional, which GCC clears in full (a State is some 200 bytes) on every call.
-  union LateState {
-    LateState() {}
+  union StateStorage {
+    StateStorage() {}
     State value;
   } at_late;
+  // The state at `t`, kept while t stays (a midpoint found in contact only moves `late`).
+  StateStorage at_t;
+  Real state_time = -1;  // the time at_t holds (-1: none yet)
   Real look_ahead = steps_before_probing;  // how many steps ahead the next probe looks
   Real t = 0;
   // The answer when GJK hit its own cap at a state: its distance bounds the gap only from above,
@@ -348,7 +351,11 @@ std::optional<CastHit> advance(const A& a, const B& b, Pose pose, const CastMoti
   };
   auto gjk_capped = [](const State& state) { return state.cores.status == IterationStatus::iteration_cap; };
   for (;;) {
-    const State state = state_at(t);
+    if (t != state_time) {
+      at_t.value = state_at(t);
+      state_time = t;
+    }
+    const State& state = at_t.value;
     if (gjk_capped(state) && !state.cores.overlapping) return capped_at(state);
     if (in_contact(state)) {
       if (t == 0 && motion_speed > 0) {
@@ -400,6 +407,9 @@ std::optional<CastHit> advance(const A& a, const B& b, Pose pose, const CastMoti
       if (in_contact(at_middle)) {
         late = middle;
         at_late.value = at_middle;
+        // The step from t stays proven: take it when it ends short of the new `late` (within the
+        // band the two can meet: t then stays, and the bisection goes on).
+        if (t + step < late) t += step;
         continue;
       }
       if (free_back(at_middle, middle - (t + step))) {  // [t, middle] is proven free: jump past the midpoint
