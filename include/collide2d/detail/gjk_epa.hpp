@@ -304,7 +304,6 @@ template <class AnySimplex>
   return {search, dot(search, first), true};
 }
 
-
 }  // namespace detail
 
 template <ConvexSupport A, ConvexSupport B>
