@@ -33,12 +33,6 @@ using detail::SegmentCore;
 using detail::ContactKind;
 using detail::feature_id;
 
-/// A bound on every coordinate_magnitude two shapes reach in A's frame (B placed by b_to_a): it
-/// only widens the cheap early rejection, never a touching decision.
-Real pair_magnitude_bound(Real reach_a, Real reach_b, const Transform& b_to_a) {
-  return reach_a + reach_b + coordinate_magnitude(b_to_a.position);
-}
-
 /// The magnitude behind a candidate reference face's separation (A's frame): the face's extent,
 /// and what placing it by `transform` rounded (nothing for A's own faces: pass no transform).
 Real face_magnitude(const PolygonView& view, int edge) {
@@ -61,10 +55,11 @@ void closest_point_contact(Vec2 core_a, Vec2 core_b, Vec2 normal, Real core_dist
 /// Steps 3 and 4 with the given reference face, into `manifold` (left empty when the incident
 /// edge lies beside the face or every clipped point is farther than the speculative distance).
 /// `tolerance()` gives the candidate faces' touching band, which only rounded cores whose cores
-/// are apart (step 3) need.
+/// are apart (step 3) need; `band_bound` bounds the clip's band (detail::clip_band_bound).
 template <class FacesTolerance>
 void clip_against_reference(const PolygonView& a, const PolygonView& b, const Transform& b_to_a, const detail::SatAxes& axes,
-                            bool b_is_reference, const FacesTolerance& tolerance, const CollideOptions& options, Manifold& manifold) {
+                            bool b_is_reference, const FacesTolerance& tolerance, Real band_bound, const CollideOptions& options,
+                            Manifold& manifold) {
   const Real radii = a.radius + b.radius;
   const SatAxis& reference_axis = b_is_reference ? axes.of_b : axes.of_a;
   const Vec2 reference_normal_in_a = b_is_reference ? -reference_axis.normal : reference_axis.normal;  // A to B
@@ -80,12 +75,12 @@ void clip_against_reference(const PolygonView& a, const PolygonView& b, const Tr
   }
 
   if (!b_is_reference) {
-    detail::clip_incident_edge(a, reference_axis.edge, b, b_to_a, options, false, manifold);
+    detail::clip_incident_edge(a, reference_axis.edge, b, b_to_a, options, false, band_bound, manifold);
     return;
   }
   // B's face is the reference: clip in B's frame, then bring the manifold to A's and turn the
   // normal to run from A to B.
-  detail::clip_incident_edge(b, reference_axis.edge, a, inverse_compose(b_to_a, Transform{}), options, true, manifold);
+  detail::clip_incident_edge(b, reference_axis.edge, a, inverse_compose(b_to_a, Transform{}), options, true, band_bound, manifold);
   detail::place_manifold(manifold, b_to_a);
   manifold.normal = -manifold.normal;
 }
@@ -95,18 +90,14 @@ void clip_against_reference(const PolygonView& a, const PolygonView& b, const Tr
 namespace detail {
 
 void clip_incident_edge(const PolygonView& reference, int reference_edge, const PolygonView& incident, const Transform& incident_to_reference,
-                        const CollideOptions& options, bool flipped_roles, Manifold& manifold) {
+                        const CollideOptions& options, bool flipped_roles, Real band_bound, Manifold& manifold) {
   const Real radii = reference.radius + incident.radius;
   const Vec2 normal = reference.normals[reference_edge];
   const Vec2 v1 = reference.vertices[reference_edge];
   const Vec2 v2 = reference.vertices[reference.next(reference_edge)];
 
-  // The incident edge is one of the two edges at the incident vertex deepest along -normal.
-  const Vec2 normal_in_incident = inverse_rotate(incident_to_reference.rotation, normal);
-  const int deepest = incident.support_index(-normal_in_incident);
-  const int before = incident.previous(deepest);
-  const int incident_edge =
-      dot(incident.normals[before], normal_in_incident) < dot(incident.normals[deepest], normal_in_incident) ? before : deepest;
+  // The incident edge: the one whose normal is most opposed to the reference normal.
+  const int incident_edge = incident.most_opposed_edge(inverse_rotate(incident_to_reference.rotation, normal));
   std::array<Vec2, 2> ends = {transform_point(incident_to_reference, incident.vertices[incident_edge]),
                               transform_point(incident_to_reference, incident.vertices[incident.next(incident_edge)])};
   // The touching band of the features involved: the face's extent, the incident ends' offsets
@@ -145,7 +136,10 @@ void clip_incident_edge(const PolygonView& reference, int reference_edge, const 
   for (int end = 0; end < 2; ++end) {
     const Real core_separation = dot(normal, ends[end] - v1);
     const Real separation = core_separation - radii;
-    if (separation > options.speculative_distance && separation > options.speculative_distance + tolerance()) continue;
+    if (separation > options.speculative_distance &&
+        (separation > options.speculative_distance + band_bound || separation > options.speculative_distance + tolerance())) {
+      continue;
+    }
     // Midway between the incident surface (pulled back by its radius) and the reference surface.
     const Vec2 midpoint = ends[end] - Real(0.5) * (incident.radius + core_separation - reference.radius) * normal;
     ManifoldPoint& point = manifold.points[manifold.point_count++];
@@ -162,7 +156,10 @@ namespace {
 /// Two polygon-like cores in A's frame, into `manifold` (empty when apart).
 void collide_views(const PolygonView& a, const PolygonView& b, const Transform& b_to_a, const CollideOptions& options, Manifold& manifold) {
   const Real radii = a.radius + b.radius;
-  const Real cull_within = radii + options.speculative_distance + contact_tolerance(pair_magnitude_bound(a.reach(), b.reach(), b_to_a) + radii);
+  // reaches + offset_magnitude bounds every coordinate_magnitude the two shapes reach in A's frame
+  // (B placed by b_to_a): it only widens the cheap early rejection, never a touching decision.
+  const Real reaches = a.reach() + b.reach(), offset_magnitude = coordinate_magnitude(b_to_a.position);
+  const Real cull_within = radii + options.speculative_distance + contact_tolerance(reaches + offset_magnitude + radii);
   detail::SatAxes axes;
   detail::find_separating_axes(a, b, b_to_a, nullptr, cull_within, axes);
   if (axes.of_a.separation > cull_within || axes.of_b.separation > cull_within) return;
@@ -194,10 +191,11 @@ void collide_views(const PolygonView& a, const PolygonView& b, const Transform& 
   const bool tied = separation_difference <= hysteresis([](Vec2 v) { return coordinate_magnitude(v); }) &&
                     separation_difference <= hysteresis([](Vec2 v) { return length(v); });
   const bool b_preferred = tied ? b.reach() > a.reach() : axes.of_b.separation > axes.of_a.separation;
-  clip_against_reference(a, b, b_to_a, axes, b_preferred, face_tolerance, options, manifold);
+  const Real band_bound = detail::clip_band_bound(reaches, offset_magnitude, radii);
+  clip_against_reference(a, b, b_to_a, axes, b_preferred, face_tolerance, band_bound, options, manifold);
   // Within the band, when nothing of the other shape lies in front of the chosen face, that face
   // is not the one in contact, and the other is.
-  if (manifold.point_count == 0 && tied) clip_against_reference(a, b, b_to_a, axes, !b_preferred, face_tolerance, options, manifold);
+  if (manifold.point_count == 0 && tied) clip_against_reference(a, b, b_to_a, axes, !b_preferred, face_tolerance, band_bound, options, manifold);
   if (manifold.point_count == 0) {
     // Clipping found nothing within reach: the incident edge lies beside the reference face
     // (collinear capsules end to end, corners apart), or its clipped ends are pulled away from a

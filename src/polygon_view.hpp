@@ -5,9 +5,13 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstring>
 #include <limits>
 #include <span>
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
 
 #include "collide2d/algorithms.hpp"
 #include "collide2d/manifold.hpp"
@@ -42,6 +46,43 @@ struct CoordinateLanes {
   return {__builtin_shufflevector(first_two, last_two, 0, 2, 4, 6), __builtin_shufflevector(first_two, last_two, 1, 3, 5, 7)};
 }
 
+// The mask type a lane-by-lane comparison of RealLanes gives (integer lanes, all ones where it
+// holds), and each lane's index in it.
+typedef decltype(RealLanes{} < RealLanes{}) LaneMask;
+inline constexpr LaneMask lane_indices = {0, 1, 2, 3};
+
+// Bit i set where lane i of a lane-by-lane comparison holds.
+// (A template, so that the float-only intrinsic is discarded where Real is double.)
+template <class Mask = LaneMask>
+[[gnu::always_inline]] inline unsigned lane_bits(Mask mask) {
+#if defined(__SSE2__)
+  if constexpr (sizeof(Real) == 4) return unsigned(_mm_movemask_ps(reinterpret_cast<__m128>(mask)));
+#endif
+  unsigned bits = 0;
+  for (int lane = 0; lane < polygon_view_lanes; ++lane) bits |= (mask[lane] != 0 ? 1u : 0u) << lane;
+  return bits;
+}
+
+// The first of the greatest of the first `count` lanes of `values`, into `value` and `index`
+// (index 0 when no lane compares, as with NaN); `count` is more than (groups - 1) lanes' worth.
+template <int groups>
+[[gnu::always_inline]] inline void greatest_lane(std::array<RealLanes, groups> values, int count, Real& value, int& index) {
+  if (count < groups * polygon_view_lanes) {  // only the last group can be partial
+    const LaneMask in_count = lane_indices + (groups - 1) * polygon_view_lanes < count;
+    values[groups - 1] = in_count ? values[groups - 1] : RealLanes{} - std::numeric_limits<Real>::max();
+  }
+  RealLanes greatest = values[0];
+  if constexpr (groups == 2) greatest = values[1] > greatest ? values[1] : greatest;
+  RealLanes swapped = __builtin_shufflevector(greatest, greatest, 2, 3, 0, 1);
+  greatest = swapped > greatest ? swapped : greatest;
+  swapped = __builtin_shufflevector(greatest, greatest, 1, 0, 3, 2);
+  greatest = swapped > greatest ? swapped : greatest;
+  unsigned at_greatest = 0;
+  for (int group = 0; group < groups; ++group) at_greatest |= lane_bits(values[group] == greatest) << (group * polygon_view_lanes);
+  value = greatest[0];
+  index = at_greatest == 0 ? 0 : std::countr_zero(at_greatest);
+}
+
 struct PolygonView {
   std::span<const Vec2> vertices;     // counter-clockwise core vertices, local frame
   std::span<const Vec2> normals;      // outward unit normal of edge i (vertex i to i+1)
@@ -57,7 +98,28 @@ struct PolygonView {
     return dot(vertices[1] - vertices[0], direction) > 0 ? 1 : 0;
   }
   Vec2 support(Vec2 direction) const { return vertices[support_index(direction)]; }
+  // The edge whose outward normal is most opposed to `direction` (the least dot product): one of
+  // the two edges at the vertex farthest along -direction. Up to polygon_inline_capacity vertices,
+  // every normal in lanes and the first of equals; above, the support vertex and its two edges.
+  int most_opposed_edge(Vec2 direction) const {
+    if (count() <= polygon_view_lanes) return most_opposed_edge_of_small<1>(direction);
+    if (count() <= polygon_inline_capacity) return most_opposed_edge_of_small<2>(direction);
+    const int deepest = support_index(-direction), before = previous(deepest);
+    return dot(normals[before], direction) < dot(normals[deepest], direction) ? before : deepest;
+  }
   Real rounding_radius() const { return radius; }
+  template <int groups>
+  int most_opposed_edge_of_small(Vec2 direction) const {
+    std::array<RealLanes, groups> opposition;
+    for (int group = 0; group < groups; ++group) {
+      const CoordinateLanes lanes = coordinate_lanes(&normals.data()[group * polygon_view_lanes]);
+      opposition[group] = -(lanes.x * direction.x + lanes.y * direction.y);
+    }
+    Real most;
+    int edge;
+    greatest_lane<groups>(opposition, count(), most, edge);
+    return edge;
+  }
   // Largest distance of a vertex from the local origin plus the radius.
   Real reach() const {
     if (polygon != nullptr) return size_scale(*polygon);
@@ -190,9 +252,19 @@ void find_separating_axes(const PolygonView& a, const PolygonView& b, const Tran
 // reference frame, normal from reference to incident; empty when the incident edge lies beside
 // the face. The touching band is the contact tolerance of the face's and the incident edge's
 // vertices. `flipped_roles` is recorded in the feature ids (true when the reference is shape B).
-// The points are appended to `manifold`, which the caller passes empty.
+// `band_bound` is at least that band (clip_band_bound), or the largest Real when no bound is
+// known: an end farther than the speculative distance plus it is dropped without working out
+// the band. The points are appended to `manifold`, which the caller passes empty.
 void clip_incident_edge(const PolygonView& reference, int reference_edge, const PolygonView& incident, const Transform& incident_to_reference,
-                        const CollideOptions& options, bool flipped_roles, Manifold& manifold);
+                        const CollideOptions& options, bool flipped_roles, Real band_bound, Manifold& manifold);
+// A bound on the touching band clip_incident_edge works out for two views whose reach() sum to
+// `reaches` and whose frames' origins lie `offset_magnitude` (a coordinate_magnitude, in either
+// frame) apart, `radii` their radii: every magnitude in that band (a face's extent, an end's
+// offset from it, what placing the end rounded) is at most 3 sqrt(2) (reaches + offset), so five
+// of them bound it with room for the bound's own rounding.
+inline Real clip_band_bound(Real reaches, Real offset_magnitude, Real radii) {
+  return contact_tolerance(5 * (reaches + offset_magnitude) + radii);
+}
 
 // Moves a manifold computed in a shape's frame into the frame `placement` maps that one to (the
 // world, for a manifold in A's frame placed by A's transform), in place. An empty one (apart, its

@@ -28,9 +28,6 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#if defined(__SSE2__)
-#include <immintrin.h>
-#endif
 
 #include "collide2d/point_query.hpp"
 #include "collide2d/tolerance.hpp"
@@ -409,17 +406,6 @@ std::optional<RayHit> raycast(const Segment& shape, const Transform& transform, 
 
 namespace {
 
-/// Bit i set where lane i of a lane-by-lane comparison holds.
-template <class LaneMask>
-[[gnu::always_inline]] inline unsigned lane_bits(LaneMask mask) {
-#if defined(__SSE2__)
-  if constexpr (sizeof(Real) == 4) return unsigned(_mm_movemask_ps(reinterpret_cast<__m128>(mask)));
-#endif
-  unsigned bits = 0;
-  for (int lane = 0; lane < detail::polygon_view_lanes; ++lane) bits |= (mask[lane] != 0 ? 1u : 0u) << lane;
-  return bits;
-}
-
 /// The lane holding the vertex after vertex (group x polygon_view_lanes + lane) of a polygon of
 /// `count` vertices, counted in the pair (that group's lanes, the other group's lanes).
 constexpr int next_vertex_lane(int count, int group, int lane) {
@@ -460,8 +446,8 @@ ClearCast cast_clear_of_vertices(const Polygon& shape, const Ray& ray, Vec2 orig
     const detail::RealLanes x = stored.x - origin.x, y = stored.y - origin.y;
     side[group] = direction.x * y - direction.y * x;
     along[group] = direction.x * x + direction.y * y;
-    left |= lane_bits(side[group] > 0) << (group * lanes);
-    clear_of_line |= lane_bits((side[group] > clear) | (side[group] < -clear)) << (group * lanes);
+    left |= detail::lane_bits(side[group] > 0) << (group * lanes);
+    clear_of_line |= detail::lane_bits((side[group] > clear) | (side[group] < -clear)) << (group * lanes);
   }
   left &= every_vertex;
   const bool clear_of_every_vertex = (clear_of_line & every_vertex) == every_vertex;

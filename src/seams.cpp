@@ -142,7 +142,7 @@ Manifold collide_on_outside_face(const Compound& compound, int child, const Poly
   const PolygonView reference = view_of(piece);
   Manifold manifold;
   auto clip_against = [&](const PolygonView& incident) {
-    clip_incident_edge(reference, best_face, incident, other_to_piece, options, false, manifold);
+    clip_incident_edge(reference, best_face, incident, other_to_piece, options, false, std::numeric_limits<Real>::max(), manifold);
   };
   auto point_against = [&](Vec2 center_in_other, Real radius) {  // a point core: project it onto the face
     const Vec2 center = transform_point(other_to_piece, center_in_other);
