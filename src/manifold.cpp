@@ -23,6 +23,7 @@
 #include "collide2d/algorithms.hpp"
 #include "collide2d/tolerance.hpp"
 #include "polygon_view.hpp"
+#include "separating_axes.hpp"
 
 namespace collide2d {
 namespace {

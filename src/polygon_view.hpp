@@ -235,17 +235,6 @@ struct RoundedCoreHit {
 };
 RoundedCoreHit first_hit_on_rounded_core(const PolygonView& core, Vec2 origin, Vec2 direction, Real tolerance);
 
-// The best separating axis of each shape (edge normals of A, edge normals of B).
-struct SatAxes {
-  SatAxis of_a;  // A's edge normal with the largest separation, A's frame
-  SatAxis of_b;  // B's edge normal with the largest separation, normal in A's frame (pointing from B to A)
-};
-// When A's best axis already separates by more than `enough`, B's axes are skipped (of_b is then
-// the lowest possible separation). Written into `axes` field by field, so the caller reads the
-// fields straight from those stores rather than through a copied whole.
-void find_separating_axes(const PolygonView& a, const PolygonView& b, const Transform& b_to_a, std::vector<SatAxis>* trace, Real enough,
-                          SatAxes& axes);
-
 // Clipping against a chosen reference face (edge `reference_edge` of `reference`): the incident
 // edge of `incident` most opposed to the face normal is clipped to the face's side planes; ends
 // within the speculative distance become points midway between the surfaces. All in the

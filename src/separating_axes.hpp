@@ -1,0 +1,154 @@
+// separating_axes.hpp (private) — the separating axis test for polygon-like cores, both shapes'
+// best edge normals (sat.cpp opens with the outline). Views of up to polygon_inline_capacity
+// vertices are tested here, inline in the manifold code that calls it; larger ones in sat.cpp.
+#pragma once
+
+#include <array>
+#include <limits>
+#include <vector>
+
+#include "polygon_view.hpp"
+
+namespace collide2d::detail {
+
+// The best separating axis of each shape (edge normals of A, edge normals of B).
+struct SatAxes {
+  SatAxis of_a;  // A's edge normal with the largest separation, A's frame
+  SatAxis of_b;  // B's edge normal with the largest separation, normal in A's frame (pointing from B to A)
+};
+
+// find_separating_axes for views of any size, by rotating calipers (sat.cpp).
+void find_separating_axes_by_walking(const PolygonView& a, const PolygonView& b, const Transform& b_to_a, std::vector<SatAxis>* trace,
+                                     Real enough, SatAxes& axes);
+
+// The x and y lanes of a small view's vertices, `groups` groups of polygon_view_lanes from its
+// padded storage; lanes past the last vertex repeat vertex 0, so a minimum over every lane is the
+// minimum over the vertices (only the last group can be partial: a view of more than
+// polygon_view_lanes vertices has two).
+template <int groups>
+struct VertexLanes {
+  std::array<RealLanes, groups> x, y;
+};
+template <int groups>
+[[gnu::always_inline]] inline VertexLanes<groups> vertex_lanes(const PolygonView& view) {
+  VertexLanes<groups> lanes;
+  for (int group = 0; group < groups; ++group) {
+    const CoordinateLanes stored = coordinate_lanes(&view.vertices.data()[group * polygon_view_lanes]);
+    lanes.x[group] = stored.x;
+    lanes.y[group] = stored.y;
+  }
+  if (view.count() < groups * polygon_view_lanes) {
+    const LaneMask in_view = lane_indices + (groups - 1) * polygon_view_lanes < view.count();
+    lanes.x[groups - 1] = in_view ? lanes.x[groups - 1] : __builtin_shufflevector(lanes.x[0], lanes.x[0], 0, 0, 0, 0);
+    lanes.y[groups - 1] = in_view ? lanes.y[groups - 1] : __builtin_shufflevector(lanes.y[0], lanes.y[0], 0, 0, 0, 0);
+  }
+  return lanes;
+}
+// The lanes placed by `placement`, lane by lane as transform_point: the rotation, then the position.
+template <int groups>
+[[gnu::always_inline]] inline VertexLanes<groups> placed_lanes(const VertexLanes<groups>& lanes, const Transform& placement) {
+  const Real cosine = placement.rotation.cosine, sine = placement.rotation.sine;
+  VertexLanes<groups> placed;
+  for (int group = 0; group < groups; ++group) {
+    placed.x[group] = (cosine * lanes.x[group] - sine * lanes.y[group]) + placement.position.x;
+    placed.y[group] = (sine * lanes.x[group] + cosine * lanes.y[group]) + placement.position.y;
+  }
+  return placed;
+}
+
+// For each lane of `normal_x`, `normal_y` (a shape's edge normals, lanes past its count ignored),
+// the least extent of the points in `points` along it: every point against every normal, with no
+// data-dependent branch (b2FindMaxSeparation's n x m dot products, four normals at a time).
+template <int normal_groups, int point_groups>
+[[gnu::always_inline]] inline std::array<RealLanes, normal_groups> least_extents(const std::array<RealLanes, normal_groups>& normal_x,
+                                                                                const std::array<RealLanes, normal_groups>& normal_y,
+                                                                                const VertexLanes<point_groups>& points) {
+  std::array<RealLanes, normal_groups> least;
+  for (int group = 0; group < normal_groups; ++group) least[group] = normal_x[group] * points.x[0][0] + normal_y[group] * points.y[0][0];
+  for (int point = 1; point < point_groups * polygon_view_lanes; ++point) {
+    const Real x = points.x[point / polygon_view_lanes][point % polygon_view_lanes];
+    const Real y = points.y[point / polygon_view_lanes][point % polygon_view_lanes];
+    for (int group = 0; group < normal_groups; ++group) {
+      const RealLanes extent = normal_x[group] * x + normal_y[group] * y;
+      least[group] = extent < least[group] ? extent : least[group];
+    }
+  }
+  return least;
+}
+
+// Both shapes' best axes for views of up to polygon_inline_capacity vertices, in A's frame: B's
+// vertices placed and its normals turned into A's frame once, in lanes, then each shape's normals
+// against the other's vertices. `groups_a` and `groups_b` are the views' lane groups.
+template <int groups_a, int groups_b>
+[[gnu::always_inline]] inline void find_small_separating_axes(const PolygonView& a, const PolygonView& b, const Transform& b_to_a, std::vector<SatAxis>* trace, Real enough,
+                                SatAxes& axes) {
+  std::array<RealLanes, groups_a> normal_x_a, normal_y_a, offset_a;
+  for (int group = 0; group < groups_a; ++group) {
+    const CoordinateLanes normals = coordinate_lanes(&a.normals.data()[group * polygon_view_lanes]);
+    const CoordinateLanes vertices = coordinate_lanes(&a.vertices.data()[group * polygon_view_lanes]);
+    normal_x_a[group] = normals.x;
+    normal_y_a[group] = normals.y;
+    offset_a[group] = normals.x * vertices.x + normals.y * vertices.y;
+  }
+  const VertexLanes<groups_b> vertices_b = placed_lanes<groups_b>(vertex_lanes<groups_b>(b), b_to_a);
+  std::array<RealLanes, groups_a> separation_a = least_extents<groups_a, groups_b>(normal_x_a, normal_y_a, vertices_b);
+  for (int group = 0; group < groups_a; ++group) separation_a[group] -= offset_a[group];
+  // Written field by field: the caller reads the fields, and a whole-struct copy of a result just
+  // written field by field would wait for those stores to reach memory.
+  greatest_lane<groups_a>(separation_a, a.count(), axes.of_a.separation, axes.of_a.edge);
+  axes.of_a.normal = a.normals[axes.of_a.edge];
+  axes.of_a.shape = 0;
+  if (trace != nullptr) {
+    for (int i = 0; i < a.count(); ++i) trace->push_back({separation_a[i / polygon_view_lanes][i % polygon_view_lanes], a.normals[i], 0, i});
+  }
+  if (axes.of_a.separation > enough) {  // separated by more than the caller needs: B's axes cannot change that
+    axes.of_b = {-std::numeric_limits<Real>::max(), {}, 1, 0};
+    return;
+  }
+
+  const Real cosine = b_to_a.rotation.cosine, sine = b_to_a.rotation.sine;
+  std::array<RealLanes, groups_b> normal_x_b, normal_y_b;
+  for (int group = 0; group < groups_b; ++group) {  // as rotate()
+    const CoordinateLanes normals = coordinate_lanes(&b.normals.data()[group * polygon_view_lanes]);
+    normal_x_b[group] = cosine * normals.x - sine * normals.y;
+    normal_y_b[group] = sine * normals.x + cosine * normals.y;
+  }
+  std::array<RealLanes, groups_b> separation_b = least_extents<groups_b, groups_a>(normal_x_b, normal_y_b, vertex_lanes<groups_a>(a));
+  for (int group = 0; group < groups_b; ++group) {
+    separation_b[group] -= normal_x_b[group] * vertices_b.x[group] + normal_y_b[group] * vertices_b.y[group];
+  }
+  greatest_lane<groups_b>(separation_b, b.count(), axes.of_b.separation, axes.of_b.edge);
+  axes.of_b.normal = rotate(b_to_a.rotation, b.normals[axes.of_b.edge]);
+  axes.of_b.shape = 1;
+  if (trace != nullptr) {
+    for (int i = 0; i < b.count(); ++i) {
+      trace->push_back({separation_b[i / polygon_view_lanes][i % polygon_view_lanes], rotate(b_to_a.rotation, b.normals[i]), 1, i});
+    }
+  }
+}
+
+// When A's best axis already separates by more than `enough`, B's axes are skipped (of_b is then
+// the lowest possible separation). Written into `axes` field by field, so the caller reads the
+// fields straight from those stores rather than through a copied whole. Views of up to
+// polygon_inline_capacity vertices take the lanes below, inline in the caller; larger ones the
+// rotating calipers of sat.cpp.
+inline void find_separating_axes(const PolygonView& a, const PolygonView& b, const Transform& b_to_a, std::vector<SatAxis>* trace, Real enough,
+                                 SatAxes& axes) {
+  static_assert(polygon_inline_capacity == 2 * polygon_view_lanes);
+  if (a.count() > polygon_inline_capacity || b.count() > polygon_inline_capacity) {
+    find_separating_axes_by_walking(a, b, b_to_a, trace, enough, axes);
+    return;
+  }
+  const bool wide_a = a.count() > polygon_view_lanes, wide_b = b.count() > polygon_view_lanes;
+  if (!wide_a && !wide_b) {
+    find_small_separating_axes<1, 1>(a, b, b_to_a, trace, enough, axes);
+  } else if (!wide_a) {
+    find_small_separating_axes<1, 2>(a, b, b_to_a, trace, enough, axes);
+  } else if (!wide_b) {
+    find_small_separating_axes<2, 1>(a, b, b_to_a, trace, enough, axes);
+  } else {
+    find_small_separating_axes<2, 2>(a, b, b_to_a, trace, enough, axes);
+  }
+}
+
+}  // namespace collide2d::detail
