@@ -23,8 +23,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "collide2d/detail/monotone_chain.hpp"
+#include "collide2d/shapes.hpp"
 #include "collide2d/tolerance.hpp"
 
 namespace collide2d {
@@ -56,6 +58,34 @@ bool support_searches_out_of_line(const S& shape) {
   } else {
     return false;
   }
+}
+
+/// A rectangle seen through its support function: the farthest vertex along a direction is the
+/// one both of whose edges face it, and as normals 2 and 3 are the opposites of normals 0 and 1
+/// (within direction_tolerance, so the vertex named is the farthest up to round-off), the sides of
+/// normals 0 and 1 the direction lies on name it: two dot products where the polygon's own search
+/// takes four and three selects. gjk() runs on two of these when both polygons are rectangles,
+/// so that other polygons' support pays no test for the case.
+class RectangleSupport {
+ public:
+  explicit RectangleSupport(const Polygon& rectangle)
+      : vertices_(rectangle.vertices().data()), first_normal_(rectangle.normals()[0]), second_normal_(rectangle.normals()[1]),
+        radius_(rectangle.radius()) {}
+  Vec2 support(Vec2 direction) const {
+    const bool against_first = dot(first_normal_, direction) < 0, against_second = dot(second_normal_, direction) < 0;
+    return vertices_[against_first ? (against_second ? 3 : 2) : (against_second ? 0 : 1)];
+  }
+  Real rounding_radius() const { return radius_; }
+
+ private:
+  const Vec2* vertices_;  // the rectangle's four vertices, counter-clockwise
+  Vec2 first_normal_, second_normal_;  // outward normals of edges 0 and 1
+  Real radius_;
+};
+
+/// gjk() on two rectangles, out of line so that the general polygon path keeps its own code.
+[[gnu::noinline]] inline GjkResult gjk_of_rectangles(const Polygon& a, const Polygon& b, const Transform& b_to_a, const GjkOptions& options) {
+  return collide2d::gjk(RectangleSupport(a), RectangleSupport(b), b_to_a, options);
 }
 
 /// minkowski_support's body: each shape's support point, B's placed in A's frame, and their difference.
@@ -215,9 +245,10 @@ template <class AnySimplex>
 /// passed the progress test brings the simplex nearer the origin, so the reduction keeps it.
 /// Dropped, round-off decided the step (an edge so long that its direction is lost against the
 /// distance, at 1e5 in float), and the same point would come back at every step until the
-/// iteration cap: the loop has converged.
+/// iteration cap: the loop has converged. Inlined in each GJK loop, whatever the number of loops
+/// a file instantiates (a call made the loop spill what it keeps in registers).
 template <class AnySimplex>
-bool reduce_simplex(AnySimplex& simplex, BarycentricWeights& weights) {
+[[gnu::always_inline]] inline bool reduce_simplex(AnySimplex& simplex, BarycentricWeights& weights) {
   // The kept vertices move to the front, only those not already there (a vertex just added by the
   // support search is still being written, and copying it whole waits for those stores).
   const int last = simplex.count - 1;
@@ -308,6 +339,9 @@ template <class AnySimplex>
 
 template <ConvexSupport A, ConvexSupport B>
 GjkResult gjk(const A& a, const B& b, const Transform& b_to_a, const GjkOptions& options) {
+  if constexpr (std::is_same_v<A, Polygon> && std::is_same_v<B, Polygon>) {
+    if (a.is_rectangle() && b.is_rectangle()) return detail::gjk_of_rectangles(a, b, b_to_a, options);
+  }
   // The loop works on locals and the result is written once, at the end, field by field: a
   // GjkResult default-constructed up front is 120 bytes cleared with a string store, which cost
   // more than a cold query's reduction steps.
