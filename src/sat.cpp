@@ -6,17 +6,17 @@
 // separation along n is that extent minus the edge's offset. The largest separation over both
 // polygons' normals is the distance along the best axis when positive and minus the overlap
 // (the minimum-overlap axis) when negative. For polygons of up to polygon_inline_capacity
-// vertices B's nearest extent is a plain minimum over its vertices, placed once (n x m dot products
-// with no data-dependent branches, as b2FindMaxSeparation), four normals at a time in vector
-// lanes; for larger ones B's support point comes from its support function, found once and then
-// followed round by rotating calipers, so a 64-gon against a 64-gon costs O(n + m). (A rectangle
-// path with projected half extents was slower than the lanes: 46 against 37 ns a box pair.)
-#include <algorithm>
-#include <array>
-#include <bit>
-#include <cmath>
-#include <cstring>
+// vertices (separating_axes.hpp, inline in the manifold code) both shapes' axes are found in A's
+// frame in one pass: B's vertices placed and its normals turned once, four to a vector register,
+// then each shape's normals against every vertex of the other (n x m dot products with no
+// data-dependent branches, as b2FindMaxSeparation, which places one shape's vertices for each
+// normal and runs the pass once per shape). Larger polygons (this file) take B's support point
+// from its support function, found once and then followed round by rotating calipers, so a
+// 64-gon against a 64-gon costs O(n + m). (A rectangle path with projected half extents was
+// slower than the lanes: 46 against 37 ns a box pair.)
+#include <cstddef>
 #include <limits>
+#include <vector>
 
 #include "separating_axes.hpp"
 
