@@ -34,16 +34,25 @@ static_assert(polygon_inline_capacity % polygon_view_lanes == 0);
 typedef Real RealLanes __attribute__((vector_size(polygon_view_lanes * sizeof(Real))));
 static_assert(polygon_view_lanes == 4);  // the shuffles name four lanes
 
-// The x and the y coordinates of the polygon_view_lanes points stored from `points` on, each in
-// lanes (two vector loads and two shuffles).
-struct CoordinateLanes {
-  RealLanes x, y;
+// The x and y lanes of `groups` groups of polygon_view_lanes points (a small view's vertices or
+// normals, or those placed or turned into another frame).
+template <int groups>
+struct PointLanes {
+  std::array<RealLanes, groups> x, y;
 };
-[[gnu::always_inline]] inline CoordinateLanes coordinate_lanes(const Vec2* points) {
-  RealLanes first_two, last_two;  // two Vec2 each, as stored
-  std::memcpy(&first_two, &points[0].x, sizeof(RealLanes));
-  std::memcpy(&last_two, &points[2].x, sizeof(RealLanes));
-  return {__builtin_shufflevector(first_two, last_two, 0, 2, 4, 6), __builtin_shufflevector(first_two, last_two, 1, 3, 5, 7)};
+// The lanes of the points stored from `points` on, as stored (padding included): per group, two
+// vector loads of two points each and two shuffles.
+template <int groups>
+[[gnu::always_inline]] inline PointLanes<groups> stored_lanes(const Vec2* points) {
+  PointLanes<groups> lanes;
+  for (int group = 0; group < groups; ++group) {
+    RealLanes first_two, last_two;  // two Vec2 each, as stored
+    std::memcpy(&first_two, &points[group * polygon_view_lanes].x, sizeof(RealLanes));
+    std::memcpy(&last_two, &points[group * polygon_view_lanes + 2].x, sizeof(RealLanes));
+    lanes.x[group] = __builtin_shufflevector(first_two, last_two, 0, 2, 4, 6);
+    lanes.y[group] = __builtin_shufflevector(first_two, last_two, 1, 3, 5, 7);
+  }
+  return lanes;
 }
 
 // The mask type a lane-by-lane comparison of RealLanes gives (integer lanes, all ones where it
@@ -108,22 +117,22 @@ struct PolygonView {
     return dot(normals[before], direction) < dot(normals[deepest], direction) ? before : deepest;
   }
   Real rounding_radius() const { return radius; }
-  template <int groups>
-  int most_opposed_edge_of_small(Vec2 direction) const {
-    std::array<RealLanes, groups> opposition;
-    for (int group = 0; group < groups; ++group) {
-      const CoordinateLanes lanes = coordinate_lanes(&normals.data()[group * polygon_view_lanes]);
-      opposition[group] = -(lanes.x * direction.x + lanes.y * direction.y);
-    }
-    Real most;
-    int edge;
-    greatest_lane<groups>(opposition, count(), most, edge);
-    return edge;
-  }
   // Largest distance of a vertex from the local origin plus the radius.
   Real reach() const {
     if (polygon != nullptr) return size_scale(*polygon);
     return std::max(length(vertices[0]), length(vertices[1])) + radius;
+  }
+
+ private:
+  template <int groups>
+  int most_opposed_edge_of_small(Vec2 direction) const {
+    const PointLanes<groups> lanes = stored_lanes<groups>(normals.data());
+    std::array<RealLanes, groups> opposition;
+    for (int group = 0; group < groups; ++group) opposition[group] = -(lanes.x[group] * direction.x + lanes.y[group] * direction.y);
+    Real most;
+    int edge;
+    greatest_lane<groups>(opposition, count(), most, edge);
+    return edge;
   }
 };
 

@@ -441,9 +441,9 @@ ClearCast cast_clear_of_vertices(const Polygon& shape, const Ray& ray, Vec2 orig
   // dot(v - origin, direction), |direction|^2 times the fraction at which v projects on the ray.
   std::array<detail::RealLanes, groups> side, along;
   unsigned left = 0, clear_of_line = 0;
+  const detail::PointLanes<groups> stored = detail::stored_lanes<groups>(vertices);
   for (int group = 0; group < groups; ++group) {
-    const detail::CoordinateLanes stored = detail::coordinate_lanes(&vertices[group * lanes]);
-    const detail::RealLanes x = stored.x - origin.x, y = stored.y - origin.y;
+    const detail::RealLanes x = stored.x[group] - origin.x, y = stored.y[group] - origin.y;
     side[group] = direction.x * y - direction.y * x;
     along[group] = direction.x * x + direction.y * y;
     left |= detail::lane_bits(side[group] > 0) << (group * lanes);

@@ -21,22 +21,12 @@ struct SatAxes {
 void find_separating_axes_by_walking(const PolygonView& a, const PolygonView& b, const Transform& b_to_a, std::vector<SatAxis>* trace,
                                      Real enough, SatAxes& axes);
 
-// The x and y lanes of a small view's vertices, `groups` groups of polygon_view_lanes from its
-// padded storage; lanes past the last vertex repeat vertex 0, so a minimum over every lane is the
-// minimum over the vertices (only the last group can be partial: a view of more than
+// A small view's vertex lanes; lanes past the last vertex repeat vertex 0, so a minimum over every
+// lane is the minimum over the vertices (only the last group can be partial: a view of more than
 // polygon_view_lanes vertices has two).
 template <int groups>
-struct VertexLanes {
-  std::array<RealLanes, groups> x, y;
-};
-template <int groups>
-[[gnu::always_inline]] inline VertexLanes<groups> vertex_lanes(const PolygonView& view) {
-  VertexLanes<groups> lanes;
-  for (int group = 0; group < groups; ++group) {
-    const CoordinateLanes stored = coordinate_lanes(&view.vertices.data()[group * polygon_view_lanes]);
-    lanes.x[group] = stored.x;
-    lanes.y[group] = stored.y;
-  }
+[[gnu::always_inline]] inline PointLanes<groups> vertex_lanes(const PolygonView& view) {
+  PointLanes<groups> lanes = stored_lanes<groups>(view.vertices.data());
   if (view.count() < groups * polygon_view_lanes) {
     const LaneMask in_view = lane_indices + (groups - 1) * polygon_view_lanes < view.count();
     lanes.x[groups - 1] = in_view ? lanes.x[groups - 1] : __builtin_shufflevector(lanes.x[0], lanes.x[0], 0, 0, 0, 0);
@@ -44,32 +34,40 @@ template <int groups>
   }
   return lanes;
 }
-// The lanes placed by `placement`, lane by lane as transform_point: the rotation, then the position.
+// The lanes turned by `rotation`, lane by lane as rotate().
 template <int groups>
-[[gnu::always_inline]] inline VertexLanes<groups> placed_lanes(const VertexLanes<groups>& lanes, const Transform& placement) {
-  const Real cosine = placement.rotation.cosine, sine = placement.rotation.sine;
-  VertexLanes<groups> placed;
+[[gnu::always_inline]] inline PointLanes<groups> turned_lanes(const PointLanes<groups>& lanes, Rot rotation) {
+  PointLanes<groups> turned;
   for (int group = 0; group < groups; ++group) {
-    placed.x[group] = (cosine * lanes.x[group] - sine * lanes.y[group]) + placement.position.x;
-    placed.y[group] = (sine * lanes.x[group] + cosine * lanes.y[group]) + placement.position.y;
+    turned.x[group] = rotation.cosine * lanes.x[group] - rotation.sine * lanes.y[group];
+    turned.y[group] = rotation.sine * lanes.x[group] + rotation.cosine * lanes.y[group];
+  }
+  return turned;
+}
+// The lanes placed by `placement`, lane by lane as transform_point: turned, then moved.
+template <int groups>
+[[gnu::always_inline]] inline PointLanes<groups> placed_lanes(const PointLanes<groups>& lanes, const Transform& placement) {
+  PointLanes<groups> placed = turned_lanes<groups>(lanes, placement.rotation);
+  for (int group = 0; group < groups; ++group) {
+    placed.x[group] += placement.position.x;
+    placed.y[group] += placement.position.y;
   }
   return placed;
 }
 
-// For each lane of `normal_x`, `normal_y` (a shape's edge normals, lanes past its count ignored),
-// the least extent of the points in `points` along it: every point against every normal, with no
+// For each lane of `normals` (a shape's edge normals, lanes past its count ignored), the least
+// extent of the points in `points` along it: every point against every normal, with no
 // data-dependent branch (b2FindMaxSeparation's n x m dot products, four normals at a time).
 template <int normal_groups, int point_groups>
-[[gnu::always_inline]] inline std::array<RealLanes, normal_groups> least_extents(const std::array<RealLanes, normal_groups>& normal_x,
-                                                                                const std::array<RealLanes, normal_groups>& normal_y,
-                                                                                const VertexLanes<point_groups>& points) {
+[[gnu::always_inline]] inline std::array<RealLanes, normal_groups> least_extents(const PointLanes<normal_groups>& normals,
+                                                                                const PointLanes<point_groups>& points) {
   std::array<RealLanes, normal_groups> least;
-  for (int group = 0; group < normal_groups; ++group) least[group] = normal_x[group] * points.x[0][0] + normal_y[group] * points.y[0][0];
+  for (int group = 0; group < normal_groups; ++group) least[group] = normals.x[group] * points.x[0][0] + normals.y[group] * points.y[0][0];
   for (int point = 1; point < point_groups * polygon_view_lanes; ++point) {
     const Real x = points.x[point / polygon_view_lanes][point % polygon_view_lanes];
     const Real y = points.y[point / polygon_view_lanes][point % polygon_view_lanes];
     for (int group = 0; group < normal_groups; ++group) {
-      const RealLanes extent = normal_x[group] * x + normal_y[group] * y;
+      const RealLanes extent = normals.x[group] * x + normals.y[group] * y;
       least[group] = extent < least[group] ? extent : least[group];
     }
   }
@@ -80,21 +78,14 @@ template <int normal_groups, int point_groups>
 // vertices placed and its normals turned into A's frame once, in lanes, then each shape's normals
 // against the other's vertices. `groups_a` and `groups_b` are the views' lane groups.
 template <int groups_a, int groups_b>
-[[gnu::always_inline]] inline void find_small_separating_axes(const PolygonView& a, const PolygonView& b, const Transform& b_to_a, std::vector<SatAxis>* trace, Real enough,
-                                SatAxes& axes) {
-  std::array<RealLanes, groups_a> normal_x_a, normal_y_a, offset_a;
+[[gnu::always_inline]] inline void find_small_separating_axes(const PolygonView& a, const PolygonView& b, const Transform& b_to_a,
+                                                              std::vector<SatAxis>* trace, Real enough, SatAxes& axes) {
+  const PointLanes<groups_a> vertices_a = vertex_lanes<groups_a>(a), normals_a = stored_lanes<groups_a>(a.normals.data());
+  const PointLanes<groups_b> vertices_b = placed_lanes<groups_b>(vertex_lanes<groups_b>(b), b_to_a);
+  std::array<RealLanes, groups_a> separation_a = least_extents<groups_a, groups_b>(normals_a, vertices_b);
   for (int group = 0; group < groups_a; ++group) {
-    const CoordinateLanes normals = coordinate_lanes(&a.normals.data()[group * polygon_view_lanes]);
-    const CoordinateLanes vertices = coordinate_lanes(&a.vertices.data()[group * polygon_view_lanes]);
-    normal_x_a[group] = normals.x;
-    normal_y_a[group] = normals.y;
-    offset_a[group] = normals.x * vertices.x + normals.y * vertices.y;
+    separation_a[group] -= normals_a.x[group] * vertices_a.x[group] + normals_a.y[group] * vertices_a.y[group];
   }
-  const VertexLanes<groups_b> vertices_b = placed_lanes<groups_b>(vertex_lanes<groups_b>(b), b_to_a);
-  std::array<RealLanes, groups_a> separation_a = least_extents<groups_a, groups_b>(normal_x_a, normal_y_a, vertices_b);
-  for (int group = 0; group < groups_a; ++group) separation_a[group] -= offset_a[group];
-  // Written field by field: the caller reads the fields, and a whole-struct copy of a result just
-  // written field by field would wait for those stores to reach memory.
   greatest_lane<groups_a>(separation_a, a.count(), axes.of_a.separation, axes.of_a.edge);
   axes.of_a.normal = a.normals[axes.of_a.edge];
   axes.of_a.shape = 0;
@@ -106,16 +97,10 @@ template <int groups_a, int groups_b>
     return;
   }
 
-  const Real cosine = b_to_a.rotation.cosine, sine = b_to_a.rotation.sine;
-  std::array<RealLanes, groups_b> normal_x_b, normal_y_b;
-  for (int group = 0; group < groups_b; ++group) {  // as rotate()
-    const CoordinateLanes normals = coordinate_lanes(&b.normals.data()[group * polygon_view_lanes]);
-    normal_x_b[group] = cosine * normals.x - sine * normals.y;
-    normal_y_b[group] = sine * normals.x + cosine * normals.y;
-  }
-  std::array<RealLanes, groups_b> separation_b = least_extents<groups_b, groups_a>(normal_x_b, normal_y_b, vertex_lanes<groups_a>(a));
+  const PointLanes<groups_b> normals_b = turned_lanes<groups_b>(stored_lanes<groups_b>(b.normals.data()), b_to_a.rotation);
+  std::array<RealLanes, groups_b> separation_b = least_extents<groups_b, groups_a>(normals_b, vertices_a);
   for (int group = 0; group < groups_b; ++group) {
-    separation_b[group] -= normal_x_b[group] * vertices_b.x[group] + normal_y_b[group] * vertices_b.y[group];
+    separation_b[group] -= normals_b.x[group] * vertices_b.x[group] + normals_b.y[group] * vertices_b.y[group];
   }
   greatest_lane<groups_b>(separation_b, b.count(), axes.of_b.separation, axes.of_b.edge);
   axes.of_b.normal = rotate(b_to_a.rotation, b.normals[axes.of_b.edge]);
