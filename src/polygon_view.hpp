@@ -270,7 +270,11 @@ inline Real clip_band_bound(Real reaches, Real offset_magnitude, Real radii) {
 inline void place_manifold(Manifold& manifold, const Transform& placement) {
   if (manifold.point_count == 0) return;
   manifold.normal = rotate(placement.rotation, manifold.normal);
-  for (int i = 0; i < manifold.point_count; ++i) manifold.points[i].point = transform_point(placement, manifold.points[i].point);
+  // Written out for the two points a manifold can hold: a loop over point_count is vectorised for
+  // counts no manifold has, at some twenty instructions a call.
+  static_assert(std::tuple_size_v<decltype(manifold.points)> == 2);
+  manifold.points[0].point = transform_point(placement, manifold.points[0].point);
+  if (manifold.point_count == 2) manifold.points[1].point = transform_point(placement, manifold.points[1].point);
 }
 
 // The feature id of a contact point (see FeatureId in manifold.hpp).
