@@ -218,8 +218,8 @@ void collide_views(const PolygonView& a, const PolygonView& b, const Transform& 
 
 /// A circle (centre given in the view's frame; `placement` is what placing it there rounded, as a
 /// magnitude) against a polygon-like shape, into `manifold`; normal from the view to the circle.
-void collide_view_circle(const PolygonView& shape, Vec2 center, Real placement, Real circle_radius, const CollideOptions& options,
-                         Manifold& manifold) {
+[[gnu::always_inline]] inline void collide_view_circle(const PolygonView& shape, Vec2 center, Real placement, Real circle_radius,
+                                                       const CollideOptions& options, Manifold& manifold) {
   const Real radii = shape.radius + circle_radius;
   // A polygon's search may stop at a face farther than any touching band could reach: the band's
   // magnitude (below) is at most the core's extent and the centre's offsets, so bound it by them.
@@ -252,8 +252,9 @@ void collide_view_circle(const PolygonView& shape, Vec2 center, Real placement, 
 
 /// Circle A against a polygon-like B, into `manifold`: world frame, normal from A to B, or from B
 /// to A when `normal_from_b`. The circle's centre is placed in B's frame by place_circle_center.
-void collide_circle_with(const Circle& a, const Transform& transform_a, const PolygonView& b, const Transform& transform_b,
-                         const CollideOptions& options, bool normal_from_b, Manifold& manifold) {
+[[gnu::always_inline]] inline void collide_circle_with(const Circle& a, const Transform& transform_a, const PolygonView& b,
+                                                       const Transform& transform_b, const CollideOptions& options, bool normal_from_b,
+                                                       Manifold& manifold) {
   Vec2 center;
   Real placement;
   detail::place_circle_center(a.center, transform_a, transform_b, center, placement);
@@ -301,9 +302,12 @@ Manifold collide_polygon_views(const PolygonView& a, const Transform& transform_
 }
 
 /// Circle A against a polygon-like B: normal from A to B, or from B to A when `normal_from_b`
-/// (B is then the pair's first shape), world frame.
-Manifold collide_circle_polygon_view(const Circle& a, const Transform& transform_a, const PolygonView& b, const Transform& transform_b,
-                                     const CollideOptions& options, bool normal_from_b = false) {
+/// (B is then the pair's first shape), world frame. Inlined, with the two functions above, into
+/// each public overload: the view is then never built in memory and the pair makes no call
+/// (polygon8-circle 330 -> 285 instructions a query).
+[[gnu::always_inline]] inline Manifold collide_circle_polygon_view(const Circle& a, const Transform& transform_a, const PolygonView& b,
+                                                                   const Transform& transform_b, const CollideOptions& options,
+                                                                   bool normal_from_b = false) {
   Manifold manifold;
   collide_circle_with(a, transform_a, b, transform_b, options, normal_from_b, manifold);
   return manifold;
