@@ -5,15 +5,11 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
-#include <cstring>
 #include <limits>
 #include <span>
-#if defined(__SSE2__)
-#include <immintrin.h>
-#endif
 
 #include "collide2d/algorithms.hpp"
+#include "collide2d/detail/lanes.hpp"
 #include "collide2d/manifold.hpp"
 #include "collide2d/shapes.hpp"
 #include "collide2d/tolerance.hpp"
@@ -21,76 +17,10 @@
 namespace collide2d::detail {
 
 // For a view of at most polygon_inline_capacity vertices, the storage behind `vertices` and
-// `normals` runs on to the next multiple of polygon_view_lanes (the values there unspecified), so
-// the SAT can read them that many at a time.
-inline constexpr int polygon_view_lanes = 4;
-static_assert(polygon_inline_capacity % polygon_view_lanes == 0);
-
-// polygon_view_lanes Reals held and computed on together in the target's vector registers (the
-// GCC and Clang vector extension: arithmetic and comparisons act lane by lane, a scalar operand
-// stands for every lane, `b < a ? b : a` is the lane-by-lane minimum); scalar code where there are
-// none. Kept inside the functions that use them, never passed between functions that are not
-// inlined: how wider lanes pass depends on the target's options.
-typedef Real RealLanes __attribute__((vector_size(polygon_view_lanes * sizeof(Real))));
-static_assert(polygon_view_lanes == 4);  // the shuffles name four lanes
-
-// The x and y lanes of `groups` groups of polygon_view_lanes points (a small view's vertices or
-// normals, or those placed or turned into another frame).
-template <int groups>
-struct PointLanes {
-  std::array<RealLanes, groups> x, y;
-};
-// The lanes of the points stored from `points` on, as stored (padding included): per group, two
-// vector loads of two points each and two shuffles.
-template <int groups>
-[[gnu::always_inline]] inline PointLanes<groups> stored_lanes(const Vec2* points) {
-  PointLanes<groups> lanes;
-  for (int group = 0; group < groups; ++group) {
-    RealLanes first_two, last_two;  // two Vec2 each, as stored
-    std::memcpy(&first_two, &points[group * polygon_view_lanes].x, sizeof(RealLanes));
-    std::memcpy(&last_two, &points[group * polygon_view_lanes + 2].x, sizeof(RealLanes));
-    lanes.x[group] = __builtin_shufflevector(first_two, last_two, 0, 2, 4, 6);
-    lanes.y[group] = __builtin_shufflevector(first_two, last_two, 1, 3, 5, 7);
-  }
-  return lanes;
-}
-
-// The mask type a lane-by-lane comparison of RealLanes gives (integer lanes, all ones where it
-// holds), and each lane's index in it.
-typedef decltype(RealLanes{} < RealLanes{}) LaneMask;
-inline constexpr LaneMask lane_indices = {0, 1, 2, 3};
-
-// Bit i set where lane i of a lane-by-lane comparison holds.
-// (A template, so that the float-only intrinsic is discarded where Real is double.)
-template <class Mask = LaneMask>
-[[gnu::always_inline]] inline unsigned lane_bits(Mask mask) {
-#if defined(__SSE2__)
-  if constexpr (sizeof(Real) == 4) return unsigned(_mm_movemask_ps(reinterpret_cast<__m128>(mask)));
-#endif
-  unsigned bits = 0;
-  for (int lane = 0; lane < polygon_view_lanes; ++lane) bits |= (mask[lane] != 0 ? 1u : 0u) << lane;
-  return bits;
-}
-
-// The first of the greatest of the first `count` lanes of `values`, into `value` and `index`
-// (index 0 when no lane compares, as with NaN); `count` is more than (groups - 1) lanes' worth.
-template <int groups>
-[[gnu::always_inline]] inline void greatest_lane(std::array<RealLanes, groups> values, int count, Real& value, int& index) {
-  if (count < groups * polygon_view_lanes) {  // only the last group can be partial
-    const LaneMask in_count = lane_indices + (groups - 1) * polygon_view_lanes < count;
-    values[groups - 1] = in_count ? values[groups - 1] : RealLanes{} - std::numeric_limits<Real>::max();
-  }
-  RealLanes greatest = values[0];
-  if constexpr (groups == 2) greatest = values[1] > greatest ? values[1] : greatest;
-  RealLanes swapped = __builtin_shufflevector(greatest, greatest, 2, 3, 0, 1);
-  greatest = swapped > greatest ? swapped : greatest;
-  swapped = __builtin_shufflevector(greatest, greatest, 1, 0, 3, 2);
-  greatest = swapped > greatest ? swapped : greatest;
-  unsigned at_greatest = 0;
-  for (int group = 0; group < groups; ++group) at_greatest |= lane_bits(values[group] == greatest) << (group * polygon_view_lanes);
-  value = greatest[0];
-  index = at_greatest == 0 ? 0 : std::countr_zero(at_greatest);
-}
+// `normals` runs on to the next multiple of lane_count, so the SAT can read them that many at a
+// time: the vertices there repeat vertex 0 (a minimum or maximum over every lane is one over the
+// vertices), the normals are unspecified.
+static_assert(polygon_inline_capacity % lane_count == 0);
 
 struct PolygonView {
   std::span<const Vec2> vertices;     // counter-clockwise core vertices, local frame
@@ -111,7 +41,7 @@ struct PolygonView {
   // the two edges at the vertex farthest along -direction. Up to polygon_inline_capacity vertices,
   // every normal in lanes and the first of equals; above, the support vertex and its two edges.
   int most_opposed_edge(Vec2 direction) const {
-    if (count() <= polygon_view_lanes) return most_opposed_edge_of_small<1>(direction);
+    if (count() <= lane_count) return most_opposed_edge_of_small<1>(direction);
     if (count() <= polygon_inline_capacity) return most_opposed_edge_of_small<2>(direction);
     const int deepest = support_index(-direction), before = previous(deepest);
     return dot(normals[before], direction) < dot(normals[deepest], direction) ? before : deepest;
@@ -136,14 +66,13 @@ struct PolygonView {
   }
 };
 
-// Storage for the two vertices and normals of a segment core, padded to polygon_view_lanes;
-// views point into it.
+// Storage for the two vertices and normals of a segment core, padded to lane_count (the
+// padding vertices repeat vertex 0, as a polygon's do); views point into it.
 struct SegmentCore {
-  std::array<Vec2, polygon_view_lanes> vertices{};
-  std::array<Vec2, polygon_view_lanes> normals{};
+  std::array<Vec2, lane_count> vertices{};
+  std::array<Vec2, lane_count> normals{};
   SegmentCore(Vec2 a, Vec2 b) {
-    vertices[0] = a;
-    vertices[1] = b;
+    vertices = {a, b, a, a};
     Vec2 direction = normalize(b - a);
     if (length_squared(direction) == 0) direction = {1, 0};
     normals[0] = right_perpendicular(direction);

@@ -406,10 +406,10 @@ std::optional<RayHit> raycast(const Segment& shape, const Transform& transform, 
 
 namespace {
 
-/// The lane holding the vertex after vertex (group x polygon_view_lanes + lane) of a polygon of
+/// The lane holding the vertex after vertex (group x lane_count + lane) of a polygon of
 /// `count` vertices, counted in the pair (that group's lanes, the other group's lanes).
 constexpr int next_vertex_lane(int count, int group, int lane) {
-  constexpr int lanes = detail::polygon_view_lanes;
+  constexpr int lanes = detail::lane_count;
   const int vertex = group * lanes + lane, next = vertex + 1 < count ? vertex + 1 : 0;
   return next / lanes == group ? next % lanes : lanes + next % lanes;
 }
@@ -427,7 +427,7 @@ struct ClearCast {
 /// vertex lies farther than the touching band from that line (see raycast(Polygon)).
 template <int count>
 ClearCast cast_clear_of_vertices(const Polygon& shape, const Ray& ray, Vec2 origin, Vec2 direction) {
-  constexpr int lanes = detail::polygon_view_lanes, groups = (count + lanes - 1) / lanes;
+  constexpr int lanes = detail::lane_count, groups = (count + lanes - 1) / lanes;
   constexpr unsigned every_vertex = (1u << count) - 1;
   const Vec2* vertices = shape.vertices().data();
   // The band of ray_tolerance, or more: the ray's far end's magnitude bounded by the origin's and

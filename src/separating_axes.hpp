@@ -21,19 +21,6 @@ struct SatAxes {
 void find_separating_axes_by_walking(const PolygonView& a, const PolygonView& b, const Transform& b_to_a, std::vector<SatAxis>* trace,
                                      Real enough, SatAxes& axes);
 
-// A small view's vertex lanes; lanes past the last vertex repeat vertex 0, so a minimum over every
-// lane is the minimum over the vertices (only the last group can be partial: a view of more than
-// polygon_view_lanes vertices has two).
-template <int groups>
-[[gnu::always_inline]] inline PointLanes<groups> vertex_lanes(const PolygonView& view) {
-  PointLanes<groups> lanes = stored_lanes<groups>(view.vertices.data());
-  if (view.count() < groups * polygon_view_lanes) {
-    const LaneMask in_view = lane_indices + (groups - 1) * polygon_view_lanes < view.count();
-    lanes.x[groups - 1] = in_view ? lanes.x[groups - 1] : __builtin_shufflevector(lanes.x[0], lanes.x[0], 0, 0, 0, 0);
-    lanes.y[groups - 1] = in_view ? lanes.y[groups - 1] : __builtin_shufflevector(lanes.y[0], lanes.y[0], 0, 0, 0, 0);
-  }
-  return lanes;
-}
 // The lanes turned by `rotation`, lane by lane as rotate().
 template <int groups>
 [[gnu::always_inline]] inline PointLanes<groups> turned_lanes(const PointLanes<groups>& lanes, Rot rotation) {
@@ -63,9 +50,9 @@ template <int normal_groups, int point_groups>
                                                                                 const PointLanes<point_groups>& points) {
   std::array<RealLanes, normal_groups> least;
   for (int group = 0; group < normal_groups; ++group) least[group] = normals.x[group] * points.x[0][0] + normals.y[group] * points.y[0][0];
-  for (int point = 1; point < point_groups * polygon_view_lanes; ++point) {
-    const Real x = points.x[point / polygon_view_lanes][point % polygon_view_lanes];
-    const Real y = points.y[point / polygon_view_lanes][point % polygon_view_lanes];
+  for (int point = 1; point < point_groups * lane_count; ++point) {
+    const Real x = points.x[point / lane_count][point % lane_count];
+    const Real y = points.y[point / lane_count][point % lane_count];
     for (int group = 0; group < normal_groups; ++group) {
       const RealLanes extent = normals.x[group] * x + normals.y[group] * y;
       least[group] = extent < least[group] ? extent : least[group];
@@ -80,8 +67,8 @@ template <int normal_groups, int point_groups>
 template <int groups_a, int groups_b>
 [[gnu::always_inline]] inline void find_small_separating_axes(const PolygonView& a, const PolygonView& b, const Transform& b_to_a,
                                                               std::vector<SatAxis>* trace, Real enough, SatAxes& axes) {
-  const PointLanes<groups_a> vertices_a = vertex_lanes<groups_a>(a), normals_a = stored_lanes<groups_a>(a.normals.data());
-  const PointLanes<groups_b> vertices_b = placed_lanes<groups_b>(vertex_lanes<groups_b>(b), b_to_a);
+  const PointLanes<groups_a> vertices_a = stored_lanes<groups_a>(a.vertices.data()), normals_a = stored_lanes<groups_a>(a.normals.data());
+  const PointLanes<groups_b> vertices_b = placed_lanes<groups_b>(stored_lanes<groups_b>(b.vertices.data()), b_to_a);
   std::array<RealLanes, groups_a> separation_a = least_extents<groups_a, groups_b>(normals_a, vertices_b);
   for (int group = 0; group < groups_a; ++group) {
     separation_a[group] -= normals_a.x[group] * vertices_a.x[group] + normals_a.y[group] * vertices_a.y[group];
@@ -90,7 +77,7 @@ template <int groups_a, int groups_b>
   axes.of_a.normal = a.normals[axes.of_a.edge];
   axes.of_a.shape = 0;
   if (trace != nullptr) {
-    for (int i = 0; i < a.count(); ++i) trace->push_back({separation_a[i / polygon_view_lanes][i % polygon_view_lanes], a.normals[i], 0, i});
+    for (int i = 0; i < a.count(); ++i) trace->push_back({separation_a[i / lane_count][i % lane_count], a.normals[i], 0, i});
   }
   if (axes.of_a.separation > enough) {  // separated by more than the caller needs: B's axes cannot change that
     axes.of_b = {-std::numeric_limits<Real>::max(), {}, 1, 0};
@@ -107,7 +94,7 @@ template <int groups_a, int groups_b>
   axes.of_b.shape = 1;
   if (trace != nullptr) {
     for (int i = 0; i < b.count(); ++i) {
-      trace->push_back({separation_b[i / polygon_view_lanes][i % polygon_view_lanes], rotate(b_to_a.rotation, b.normals[i]), 1, i});
+      trace->push_back({separation_b[i / lane_count][i % lane_count], rotate(b_to_a.rotation, b.normals[i]), 1, i});
     }
   }
 }
@@ -119,12 +106,12 @@ template <int groups_a, int groups_b>
 // rotating calipers of sat.cpp.
 inline void find_separating_axes(const PolygonView& a, const PolygonView& b, const Transform& b_to_a, std::vector<SatAxis>* trace, Real enough,
                                  SatAxes& axes) {
-  static_assert(polygon_inline_capacity == 2 * polygon_view_lanes);
+  static_assert(polygon_inline_capacity == 2 * lane_count);
   if (a.count() > polygon_inline_capacity || b.count() > polygon_inline_capacity) {
     find_separating_axes_by_walking(a, b, b_to_a, trace, enough, axes);
     return;
   }
-  const bool wide_a = a.count() > polygon_view_lanes, wide_b = b.count() > polygon_view_lanes;
+  const bool wide_a = a.count() > lane_count, wide_b = b.count() > lane_count;
   if (!wide_a && !wide_b) {
     find_small_separating_axes<1, 1>(a, b, b_to_a, trace, enough, axes);
   } else if (!wide_a) {
