@@ -9,7 +9,7 @@
 #include <span>
 
 #include "collide2d/algorithms.hpp"
-#include "collide2d/detail/lanes.hpp"
+#include "lanes.hpp"
 #include "collide2d/manifold.hpp"
 #include "collide2d/shapes.hpp"
 #include "collide2d/tolerance.hpp"

@@ -14,7 +14,6 @@
 #include <variant>
 #include <vector>
 
-#include "collide2d/detail/lanes.hpp"
 #include "collide2d/math.hpp"
 #include "collide2d/result.hpp"
 
@@ -74,12 +73,18 @@ class Polygon {
   bool is_rectangle() const { return is_rectangle_; }
 
   /// Index of the core vertex farthest along `direction`. O(n) for inline polygons (the first of
-  /// equals; every vertex at once in lanes), O(log n) for larger ones (binary search over the
-  /// normals' angles, then a local check).
+  /// equals), O(log n) for larger ones (binary search over the normals' angles, then a local check).
   int support_index(Vec2 direction) const {
     if (count_ > polygon_inline_capacity) return support_index_by_search(direction);
-    static_assert(polygon_inline_capacity == 2 * detail::lane_count);
-    return count_ <= detail::lane_count ? support_index_in_lanes<1>(direction) : support_index_in_lanes<2>(direction);
+    int best = 0;
+    Real best_value = dot(inline_vertices_[0], direction);
+    for (int i = 1; i < count_; ++i) {  // selects, not branches: which vertex wins is unpredictable
+      const Real value = dot(inline_vertices_[i], direction);
+      const bool farther = value > best_value;
+      best = farther ? i : best;
+      best_value = farther ? value : best_value;
+    }
+    return best;
   }
   /// The core vertex farthest along `direction`.
   Vec2 support(Vec2 direction) const { return vertex_data()[support_index(direction)]; }
@@ -89,22 +94,10 @@ class Polygon {
   friend Result<Polygon> make_polygon(std::span<const Vec2> points, Real radius);
   friend Real size_scale(const Polygon& shape) { return shape.reach_ + shape.radius_; }
   int support_index_by_search(Vec2 direction) const;  // polygons above the inline capacity
-  // support_index of an inline polygon: each vertex's extent along `direction` in `groups` lane
-  // groups, the first of the greatest (the padding repeats vertex 0, so every lane may take part).
-  template <int groups>
-  int support_index_in_lanes(Vec2 direction) const {
-    const detail::PointLanes<groups> vertices = detail::stored_lanes<groups>(inline_vertices_.data());
-    std::array<detail::RealLanes, groups> extents;
-    for (int group = 0; group < groups; ++group) extents[group] = vertices.x[group] * direction.x + vertices.y[group] * direction.y;
-    Real greatest;
-    int index;
-    detail::greatest_lane<groups>(extents, groups * detail::lane_count, greatest, index);
-    return index;
-  }
   const Vec2* vertex_data() const { return count_ <= polygon_inline_capacity ? inline_vertices_.data() : heap_vertices_.data(); }
   const Vec2* normal_data() const { return count_ <= polygon_inline_capacity ? inline_normals_.data() : heap_normals_.data(); }
 
-  std::array<Vec2, polygon_inline_capacity> inline_vertices_{};  // past count_, copies of vertex 0
+  std::array<Vec2, polygon_inline_capacity> inline_vertices_{};  // past count_, copies of vertex 0 (the SAT reads them)
   std::array<Vec2, polygon_inline_capacity> inline_normals_{};
   std::vector<Vec2> heap_vertices_;       // used when count_ > polygon_inline_capacity
   std::vector<Vec2> heap_normals_;        // used when count_ > polygon_inline_capacity

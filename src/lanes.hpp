@@ -1,6 +1,6 @@
-// lanes.hpp (detail) — small fixed groups of Reals computed on together in vector registers, and
-// the searches over them that the support function, the separating axis test, the incident edge
-// and the ray share: loading points as x and y lanes, and the first of the greatest lanes.
+// lanes.hpp (private) — small fixed groups of Reals computed on together in vector registers, and
+// the searches over them that the separating axis test, the incident edge and the ray share:
+// loading points as x and y lanes, and the first of the greatest lanes.
 #pragma once
 
 #include <array>
