@@ -169,7 +169,7 @@ Result<Polygon> make_polygon(std::span<const Vec2> points, Real radius) {
     polygon.reach_ = std::max(polygon.reach_, length(vertices[i]));
   }
   // The inline storage past the last vertex repeats vertex 0, so that searches over whole lane
-  // groups (support_index, the separating axis test) may read it as vertices.
+  // groups (the separating axis test) may read it as vertices.
   if (polygon.count_ <= polygon_inline_capacity) std::fill(vertices + n, vertices + polygon_inline_capacity, vertices[0]);
   // The centroid sums areas times positions (cubes of lengths), so it works on offsets from
   // `origin` scaled by a power of two near 1 / extent (exact), which keeps them near 1.

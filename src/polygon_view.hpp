@@ -9,10 +9,10 @@
 #include <span>
 
 #include "collide2d/algorithms.hpp"
-#include "lanes.hpp"
 #include "collide2d/manifold.hpp"
 #include "collide2d/shapes.hpp"
 #include "collide2d/tolerance.hpp"
+#include "lanes.hpp"
 
 namespace collide2d::detail {
 
