@@ -47,6 +47,11 @@ template <int groups>
   return lanes;
 }
 
+// Loads into `lanes` the lane_count Reals stored from `values` on (no alignment needed). Not a
+// return value: an ordinary function returning lanes wider than the target's vector registers
+// (double without AVX) draws GCC's ABI warning.
+[[gnu::always_inline]] inline void load_lanes(RealLanes& lanes, const Real* values) { std::memcpy(&lanes, values, sizeof(RealLanes)); }
+
 // The mask type a lane-by-lane comparison of RealLanes gives (integer lanes, all ones where it
 // holds), and each lane's index in it.
 typedef decltype(RealLanes{} < RealLanes{}) LaneMask;

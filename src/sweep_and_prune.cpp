@@ -10,20 +10,28 @@
 //   where they were, so this costs O(n + swaps) — near linear for coherent motion. If the swaps
 //   pass a budget of a few per entry (teleports, a fresh scene) the sort switches to std::sort.
 // - find_pairs sweeps: for each entry, the later entries whose lower x does not pass its upper x
-//   overlap it on x; those that also overlap on y form pairs (touching counts).
+//   overlap it on x; those that also overlap on y form pairs (touching counts). The sweep reads a
+//   copy of the sorted bounds it tests, one array per bound, lane_count entries at a time (their
+//   x and y tests in vector lanes, one branch per group rather than per entry); the copy is
+//   padded with NaN, for which no comparison holds, so a group may run past the last entry.
 // - query and ray_query scan only the entries whose lower x lies in [region lower x - widest
 //   box, region upper x], found by binary search.
 // Queries are const but may tidy the order (the members they touch are `mutable`): calling
 // them concurrently on one object is not safe.
 #include <algorithm>
+#include <bit>
 #include <cassert>
 #include <cmath>
 #include <limits>
 
 #include "broad_phase_internal.hpp"
+#include "lanes.hpp"
 
 namespace collide2d::detail {
 namespace {
+
+// Bit i set for every lane i.
+constexpr unsigned every_lane = (1u << lane_count) - 1;
 
 class SweepAndPrune final : public BroadPhase {
  public:
@@ -63,11 +71,26 @@ class SweepAndPrune final : public BroadPhase {
     tidy();
     pairs.clear();
     const std::size_t n = entries_.size();
+    // Held in locals: the pushes below write memory, which would otherwise make the compiler read
+    // the arrays' addresses and a's bounds again for every group.
+    const Entry* entries = entries_.data();
+    const Real *lower_x = sweep_lower_x_.data(), *lower_y = sweep_lower_y_.data(), *upper_y = sweep_upper_y_.data();
     for (std::size_t i = 0; i < n; ++i) {
-      const Aabb& a = entries_[i].box;
-      for (std::size_t j = i + 1; j < n && entries_[j].box.lower.x <= a.upper.x; ++j) {
-        const Aabb& b = entries_[j].box;
-        if (a.lower.y <= b.upper.y && b.lower.y <= a.upper.y) pairs.push_back(ordered_pair(entries_[i].id, entries_[j].id));
+      const Aabb a = entries[i].box;
+      const int id = entries[i].id;
+      // Sorted by lower x, the later entries within a's x range come first: the lanes that pass
+      // the x test are a prefix of each group, and a group with a lane that fails ends the sweep.
+      for (std::size_t j = i + 1;; j += lane_count) {
+        RealLanes lower_x_lanes, lower_y_lanes, upper_y_lanes;
+        load_lanes(lower_x_lanes, lower_x + j);
+        load_lanes(lower_y_lanes, lower_y + j);
+        load_lanes(upper_y_lanes, upper_y + j);
+        const LaneMask within_x = lower_x_lanes <= a.upper.x;
+        const LaneMask meets = within_x & (lower_y_lanes <= a.upper.y) & (upper_y_lanes >= a.lower.y);
+        for (unsigned hits = lane_bits(meets); hits != 0; hits &= hits - 1) {
+          pairs.push_back(ordered_pair(id, entries[j + static_cast<unsigned>(std::countr_zero(hits))].id));
+        }
+        if (lane_bits(within_x) != every_lane) break;
       }
     }
     sorter_.sort(pairs, ids_.bound());
@@ -133,10 +156,20 @@ class SweepAndPrune final : public BroadPhase {
     }
     if (shifts > budget) std::sort(entries_.begin(), entries_.end(), lower_x_less);
     widest_ = 0;
+    const std::size_t padded = entries_.size() + lane_count;
+    sweep_lower_x_.resize(padded);
+    sweep_lower_y_.resize(padded);
+    sweep_upper_y_.resize(padded);
     for (std::size_t i = 0; i < entries_.size(); ++i) {
+      const Aabb& box = entries_[i].box;
       position_[index(entries_[i].id)] = static_cast<int>(i);
-      widest_ = std::max(widest_, entries_[i].box.upper.x - entries_[i].box.lower.x);
+      widest_ = std::max(widest_, box.upper.x - box.lower.x);
+      sweep_lower_x_[i] = box.lower.x;
+      sweep_lower_y_[i] = box.lower.y;
+      sweep_upper_y_[i] = box.upper.y;
     }
+    constexpr Real padding = std::numeric_limits<Real>::quiet_NaN();
+    for (std::size_t i = entries_.size(); i < padded; ++i) sweep_lower_x_[i] = sweep_lower_y_[i] = sweep_upper_y_[i] = padding;
   }
 
   /// Calls `accepts` on every entry whose x range can meet `bounds` and collects the accepted ids, sorted.
@@ -157,6 +190,9 @@ class SweepAndPrune final : public BroadPhase {
 
   mutable std::vector<Entry> entries_;
   mutable std::vector<int> position_;  ///< proxy id -> index in entries_, -1 when the id is free
+  /// The sorted entries' lower x, lower y and upper y, for find_pairs' sweep, then lane_count NaNs;
+  /// valid when the order is not stale.
+  mutable std::vector<Real> sweep_lower_x_, sweep_lower_y_, sweep_upper_y_;
   mutable Real widest_ = 0;            ///< the largest x extent, valid when the order is not stale
   mutable bool stale_ = false;
   ProxyIds ids_;
