@@ -1,6 +1,7 @@
 // lanes.hpp (private) — small fixed groups of Reals computed on together in vector registers, and
-// the searches over them that the separating axis test, the incident edge and the ray share:
-// loading points as x and y lanes, and the first of the greatest lanes.
+// the searches over them that the separating axis test, the incident edge, the ray, the bounding
+// box and the sweep share: loading points as x and y lanes, turning and placing them, the first
+// of the greatest lanes, the range of all lanes.
 #pragma once
 
 #include <array>
@@ -45,6 +46,45 @@ template <int groups>
     lanes.y[group] = __builtin_shufflevector(first_two, last_two, 1, 3, 5, 7);
   }
   return lanes;
+}
+
+// The lanes turned by `rotation`, lane by lane as rotate().
+template <int groups>
+[[gnu::always_inline]] inline PointLanes<groups> turned_lanes(const PointLanes<groups>& lanes, Rot rotation) {
+  PointLanes<groups> turned;
+  for (int group = 0; group < groups; ++group) {
+    turned.x[group] = rotation.cosine * lanes.x[group] - rotation.sine * lanes.y[group];
+    turned.y[group] = rotation.sine * lanes.x[group] + rotation.cosine * lanes.y[group];
+  }
+  return turned;
+}
+// The lanes placed by `placement`, lane by lane as transform_point: turned, then moved.
+template <int groups>
+[[gnu::always_inline]] inline PointLanes<groups> placed_lanes(const PointLanes<groups>& lanes, const Transform& placement) {
+  PointLanes<groups> placed = turned_lanes<groups>(lanes, placement.rotation);
+  for (int group = 0; group < groups; ++group) {
+    placed.x[group] += placement.position.x;
+    placed.y[group] += placement.position.y;
+  }
+  return placed;
+}
+
+// The least and the greatest of every lane of `values` (for stored points, the padding repeats a
+// point, so these are the points' own).
+template <int groups>
+[[gnu::always_inline]] inline void lane_range(const std::array<RealLanes, groups>& values, Real& least, Real& greatest) {
+  RealLanes low = values[0], high = values[0];
+  for (int group = 1; group < groups; ++group) {
+    low = values[group] < low ? values[group] : low;
+    high = values[group] > high ? values[group] : high;
+  }
+  RealLanes swapped_low = __builtin_shufflevector(low, low, 2, 3, 0, 1), swapped_high = __builtin_shufflevector(high, high, 2, 3, 0, 1);
+  low = swapped_low < low ? swapped_low : low;
+  high = swapped_high > high ? swapped_high : high;
+  swapped_low = __builtin_shufflevector(low, low, 1, 0, 3, 2);
+  swapped_high = __builtin_shufflevector(high, high, 1, 0, 3, 2);
+  least = std::min(swapped_low[0], low[0]);
+  greatest = std::max(swapped_high[0], high[0]);
 }
 
 // Loads into `lanes` the lane_count Reals stored from `values` on (no alignment needed). Not a

@@ -21,6 +21,7 @@
 #include "collide2d/shapes.hpp"
 #include "collide2d/support.hpp"
 #include "collide2d/tolerance.hpp"
+#include "lanes.hpp"
 
 namespace collide2d {
 namespace {
@@ -278,7 +279,27 @@ Real farthest_point(std::span<const Vec2> core, Real radius) {
 Aabb compute_aabb(const Circle& shape, const Transform& transform) { return support_bounds(shape, transform); }
 Aabb compute_aabb(const Capsule& shape, const Transform& transform) { return support_bounds(shape, transform); }
 Aabb compute_aabb(const Segment& shape, const Transform& transform) { return support_bounds(shape, transform); }
-Aabb compute_aabb(const Polygon& shape, const Transform& transform) { return support_bounds(shape, transform); }
+namespace {
+/// The bounds of a polygon of up to groups x lane_count vertices: every vertex placed at once, then
+/// the range of the lanes (the storage's padding repeats vertex 0), widened by the radius. What
+/// the four support searches of support_bounds find, without their branches.
+template <int groups>
+Aabb small_polygon_bounds(const Polygon& shape, const Transform& transform) {
+  const detail::PointLanes<groups> placed = detail::placed_lanes<groups>(detail::stored_lanes<groups>(shape.vertices().data()), transform);
+  Aabb bounds;
+  detail::lane_range<groups>(placed.x, bounds.lower.x, bounds.upper.x);
+  detail::lane_range<groups>(placed.y, bounds.lower.y, bounds.upper.y);
+  const Real radius = shape.radius();
+  return {{bounds.lower.x - radius, bounds.lower.y - radius}, {bounds.upper.x + radius, bounds.upper.y + radius}};
+}
+}  // namespace
+
+Aabb compute_aabb(const Polygon& shape, const Transform& transform) {
+  static_assert(polygon_inline_capacity == 2 * detail::lane_count);
+  if (shape.count() <= detail::lane_count) return small_polygon_bounds<1>(shape, transform);
+  if (shape.count() <= polygon_inline_capacity) return small_polygon_bounds<2>(shape, transform);
+  return support_bounds(shape, transform);
+}
 Aabb compute_aabb(const ConvexShape& shape, const Transform& transform) {
   return std::visit([&](const auto& concrete) { return compute_aabb(concrete, transform); }, shape);
 }

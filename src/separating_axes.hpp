@@ -21,27 +21,6 @@ struct SatAxes {
 void find_separating_axes_by_walking(const PolygonView& a, const PolygonView& b, const Transform& b_to_a, std::vector<SatAxis>* trace,
                                      Real enough, SatAxes& axes);
 
-// The lanes turned by `rotation`, lane by lane as rotate().
-template <int groups>
-[[gnu::always_inline]] inline PointLanes<groups> turned_lanes(const PointLanes<groups>& lanes, Rot rotation) {
-  PointLanes<groups> turned;
-  for (int group = 0; group < groups; ++group) {
-    turned.x[group] = rotation.cosine * lanes.x[group] - rotation.sine * lanes.y[group];
-    turned.y[group] = rotation.sine * lanes.x[group] + rotation.cosine * lanes.y[group];
-  }
-  return turned;
-}
-// The lanes placed by `placement`, lane by lane as transform_point: turned, then moved.
-template <int groups>
-[[gnu::always_inline]] inline PointLanes<groups> placed_lanes(const PointLanes<groups>& lanes, const Transform& placement) {
-  PointLanes<groups> placed = turned_lanes<groups>(lanes, placement.rotation);
-  for (int group = 0; group < groups; ++group) {
-    placed.x[group] += placement.position.x;
-    placed.y[group] += placement.position.y;
-  }
-  return placed;
-}
-
 // For each lane of `normals` (a shape's edge normals, lanes past its count ignored), the least
 // extent of the points in `points` along it: every point against every normal, with no
 // data-dependent branch (b2FindMaxSeparation's n x m dot products, four normals at a time).

@@ -433,6 +433,49 @@ TEST(Shapes, ComputeAabb) {
   EXPECT_EQ(compute_aabb(Shape{Circle{{1, 2}, Real(0.5)}}, turn90), circle);
 }
 
+// A polygon's box against its vertices placed one by one (transform_point): up to the inline
+// capacity the box is exactly their range (the vertices are placed at once, in lanes, with the
+// same arithmetic), above it every placed vertex lies inside and each side is reached to
+// round-off. Every vertex count from 3 to 8 (the padding of one and two lane groups), 9 and 40;
+// rounded and not; near the origin and far out; every rotation quadrant.
+TEST(Shapes, ComputeAabbMatchesPlacedVertices) {
+  std::mt19937 rng(77);
+  std::uniform_real_distribution<Real> angle(-kPi, kPi), unit(-1, 1);
+  int checked = 0;
+  for (int n : {3, 4, 5, 6, 7, 8, 9, 40}) {
+    for (int trial = 0; trial < 40; ++trial) {
+      const Real far = trial % 4 == 3 ? Real(1e4) : Real(10);
+      const Polygon core = random_ngon(n, rng, Real(1 + trial % 3), Real(0.5 + trial % 5), {unit(rng), unit(rng)});
+      const Real radius = trial % 2 == 0 ? Real(0) : Real(0.25);
+      const Polygon polygon = radius > 0 ? make_polygon(core.vertices(), radius).value() : core;
+      const Transform transform = Transform::from({far * unit(rng), far * unit(rng)}, angle(rng));
+      Aabb placed{{std::numeric_limits<Real>::max(), std::numeric_limits<Real>::max()},
+                  {-std::numeric_limits<Real>::max(), -std::numeric_limits<Real>::max()}};
+      for (Vec2 vertex : polygon.vertices()) {
+        const Vec2 point = transform_point(transform, vertex);
+        placed.lower = min(placed.lower, point);
+        placed.upper = max(placed.upper, point);
+      }
+      placed.lower -= Vec2{radius, radius};
+      placed.upper += Vec2{radius, radius};
+      const Aabb box = compute_aabb(polygon, transform);
+      if (polygon.count() <= polygon_inline_capacity) {
+        EXPECT_EQ(box, placed) << n << " vertices, trial " << trial;
+      } else {
+        const Real band = 8 * real_epsilon * (far + 10);
+        EXPECT_TRUE(box.lower.x <= placed.lower.x && box.lower.y <= placed.lower.y && box.upper.x >= placed.upper.x &&
+                    box.upper.y >= placed.upper.y)
+            << n << " vertices, trial " << trial << ": a placed vertex lies outside the box";
+        EXPECT_TRUE(placed.lower.x - box.lower.x <= band && placed.lower.y - box.lower.y <= band && box.upper.x - placed.upper.x <= band &&
+                    box.upper.y - placed.upper.y <= band)
+            << n << " vertices, trial " << trial << ": the box is wider than its vertices";
+      }
+      ++checked;
+    }
+  }
+  std::printf("checked %d polygons\n", checked);
+}
+
 TEST(Shapes, SizeScale) {
   EXPECT_NEAR(size_scale(Circle{{3, 4}, 1}), 6, kTol);
   EXPECT_NEAR(size_scale(Capsule{{0, 0}, {3, 4}, Real(0.5)}), Real(5.5), kTol);
