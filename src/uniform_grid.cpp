@@ -11,10 +11,10 @@
 //   O(n) per rebuild with no per-cell allocation, which beats incremental cell updates when most
 //   bodies move every frame.
 // - find_pairs tests the boxes sharing a bucket (skipping entries of other cells that hashed
-//   there). A pair whose boxes share several cells is reported only from the one cell holding the
-//   lower corner of their intersection, max(lower a, lower b); since the cell index is monotone
-//   that cell is (max of the two first-cell x, max of the two first-cell y), so no pair set is
-//   needed to remove duplicates. query and ray_query use the same rule against the region.
+//   there), walking the entries' runs of one bucket each, not the table. A pair whose boxes share
+//   several cells is reported only from the one cell holding the lower corner of their
+//   intersection, max(lower a, lower b); since the cell index is monotone that cell is (max of the
+//   two first-cell x, max of the two first-cell y), so no pair set is needed to remove duplicates. query and ray_query use the same rule against the region.
 // - Boxes covering more than `large_cells` cells are kept out of the grid and tested against
 //   every box, so one huge box next to tiny ones does not flood the table.
 // - The cell size comes from the options, or is twice the average extent ((width + height) / 2)
@@ -73,17 +73,16 @@ class UniformGrid final : public BroadPhase {
   void find_pairs(std::vector<std::pair<int, int>>& pairs) override {
     build();
     pairs.clear();
-    for (std::size_t bucket = 0; bucket + 1 < bucket_starts_.size(); ++bucket) {
-      const auto begin = static_cast<std::size_t>(bucket_starts_[bucket]);
-      const auto end = static_cast<std::size_t>(bucket_starts_[bucket + 1]);
-      for (std::size_t i = begin; i + 1 < end; ++i) {
-        const Entry& a = entries_[i];
-        for (std::size_t j = i + 1; j < end; ++j) {
-          const Entry& b = entries_[j];
-          if (a.cell_x != b.cell_x || a.cell_y != b.cell_y || !a.box.overlaps(b.box)) continue;
-          if (std::max(a.first_x, b.first_x) != a.cell_x || std::max(a.first_y, b.first_y) != a.cell_y) continue;
-          pairs.push_back(ordered_pair(a.id, b.id));
-        }
+    // The entries run bucket by bucket: each is tested against those after it in its bucket's run
+    // (the empty buckets, most of the table, are never visited).
+    const std::size_t entry_count = entries_.size();
+    for (std::size_t i = 0; i + 1 < entry_count; ++i) {
+      const Entry& a = entries_[i];
+      for (std::size_t j = i + 1; j < entry_count && entries_[j].bucket == a.bucket; ++j) {
+        const Entry& b = entries_[j];
+        if (a.cell_x != b.cell_x || a.cell_y != b.cell_y || !a.box.overlaps(b.box)) continue;
+        if (std::max(a.first_x, b.first_x) != a.cell_x || std::max(a.first_y, b.first_y) != a.cell_y) continue;
+        pairs.push_back(ordered_pair(a.id, b.id));
       }
     }
     for (int big : large_) {
@@ -124,7 +123,7 @@ class UniformGrid final : public BroadPhase {
       for (auto i = static_cast<std::size_t>(bucket_starts_[bucket]); i < static_cast<std::size_t>(bucket_starts_[bucket + 1]); ++i) {
         const Entry& entry = entries_[i];
         if (entry.id < 0 || entry.id >= static_cast<int>(boxes_.size()) || !alive_[index(entry.id)]) return false;
-        if (!(entry.box == boxes_[index(entry.id)]) || bucket_of(entry.cell_x, entry.cell_y) != bucket) return false;
+        if (!(entry.box == boxes_[index(entry.id)]) || bucket_of(entry.cell_x, entry.cell_y) != bucket || entry.bucket != bucket) return false;
         const CellRange range = cells_of(entry.box);
         if (entry.cell_x < range.x0 || entry.cell_x > range.x1 || entry.cell_y < range.y0 || entry.cell_y > range.y1) return false;
         if (entry.first_x != range.x0 || entry.first_y != range.y0) return false;
@@ -143,6 +142,7 @@ class UniformGrid final : public BroadPhase {
     int id;
     int cell_x, cell_y;    ///< the cell this entry is in
     int first_x, first_y;  ///< the cell of the box's lower corner
+    std::uint32_t bucket;  ///< the bucket of (cell_x, cell_y)
   };
   struct CellRange {
     int x0, y0, x1, y1;
@@ -225,22 +225,21 @@ class UniformGrid final : public BroadPhase {
         continue;
       }
       for (int y = range.y0; y <= range.y1; ++y) {
-        for (int x = range.x0; x <= range.x1; ++x) unsorted_.push_back({box, static_cast<int>(id), x, y, range.x0, range.y0});
+        for (int x = range.x0; x <= range.x1; ++x) unsorted_.push_back({box, static_cast<int>(id), x, y, range.x0, range.y0, 0});
       }
     }
     std::size_t bucket_count = 64;
     while (bucket_count < 2 * unsorted_.size()) bucket_count *= 2;
     bucket_mask_ = bucket_count - 1;
     bucket_starts_.assign(bucket_count + 1, 0);
-    entry_buckets_.resize(unsorted_.size());
-    for (std::size_t i = 0; i < unsorted_.size(); ++i) {
-      entry_buckets_[i] = static_cast<std::uint32_t>(bucket_of(unsorted_[i].cell_x, unsorted_[i].cell_y));
-      ++bucket_starts_[entry_buckets_[i] + 1];
+    for (Entry& entry : unsorted_) {
+      entry.bucket = static_cast<std::uint32_t>(bucket_of(entry.cell_x, entry.cell_y));
+      ++bucket_starts_[entry.bucket + 1];
     }
     for (std::size_t b = 1; b <= bucket_count; ++b) bucket_starts_[b] += bucket_starts_[b - 1];
     entries_.resize(unsorted_.size());
     // Place with a moving cursor per bucket, then shift the starts back.
-    for (std::size_t i = 0; i < unsorted_.size(); ++i) entries_[static_cast<std::size_t>(bucket_starts_[entry_buckets_[i]]++)] = unsorted_[i];
+    for (const Entry& entry : unsorted_) entries_[static_cast<std::size_t>(bucket_starts_[entry.bucket]++)] = entry;
     for (std::size_t b = bucket_count; b > 0; --b) bucket_starts_[b] = bucket_starts_[b - 1];
     bucket_starts_[0] = 0;
   }
@@ -290,7 +289,6 @@ class UniformGrid final : public BroadPhase {
   mutable Real cell_ = 1;
   mutable Real inverse_cell_ = 1;
   mutable std::vector<Entry> unsorted_;
-  mutable std::vector<std::uint32_t> entry_buckets_;
   mutable std::vector<Entry> entries_;           ///< grouped by bucket
   mutable std::vector<int> bucket_starts_;       ///< bucket b holds entries_[starts[b], starts[b + 1])
   mutable std::size_t bucket_mask_ = 0;
