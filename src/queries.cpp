@@ -447,6 +447,40 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
 
 }  // namespace
 
+namespace detail {
+
+CirclePolygonGap circle_polygon_gap(const Polygon& polygon, const Transform& polygon_transform, const Circle& circle,
+                                    const Transform& circle_transform) {
+  // The circle's centre placed in the polygon's frame (place_circle_center, as collide() places
+  // it), the polygon's core feature nearest it (nearest_core_feature: the face of greatest
+  // separation, or an end vertex the centre lies past), and the touching band of that feature,
+  // the centre and the placement: collide()'s circle path (manifold.cpp) decides with the same
+  // three. The circle's surface point is taken from its centre placed in the world directly, not
+  // through the polygon's frame.
+  const PolygonView view = view_of(polygon);
+  Vec2 center;
+  Real placement;
+  place_circle_center(circle.center, circle_transform, polygon_transform, center, placement);
+  const CoreFeature nearest = nearest_core_feature(view, center, std::numeric_limits<Real>::max());
+  const Real radii = view.radius + circle.radius;
+  CirclePolygonGap result;
+  result.gap = nearest.signed_distance - radii;
+  result.tolerance = contact_tolerance(nearest_feature_magnitude(view, nearest, center) + placement + radii);
+  result.normal = rotate(polygon_transform.rotation, nearest.normal);
+  result.polygon_point = transform_point(polygon_transform, nearest.core_point + view.radius * nearest.normal);
+  result.circle_point = transform_point(circle_transform, circle.center) - circle.radius * result.normal;
+  if (nearest.at_vertex) {
+    result.feature = {view.vertices[nearest.feature], {}};
+    result.feature_count = 1;
+  } else {
+    result.feature = {view.vertices[nearest.feature], view.vertices[view.next(nearest.feature)]};
+    result.feature_count = 2;
+  }
+  return result;
+}
+
+}  // namespace detail
+
 // --- front doors ---------------------------------------------------------------------------
 
 bool overlap(const Shape& a, const Transform& transform_a, const Shape& b, const Transform& transform_b) {

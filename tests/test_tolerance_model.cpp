@@ -8,8 +8,12 @@
 #include <gmpxx.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
+#include <numbers>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -263,6 +267,141 @@ TEST(ToleranceModel, EveryQueryAgreesOnTouching) {
   }
   std::printf("%d pairs at, inside and outside touching; %d disagreements\n", pairs, disagreements);
   EXPECT_EQ(disagreements, 0);
+}
+
+/// The signed distance of `point` from a convex polygon (counter-clockwise `vertices`) in double:
+/// negative inside, by the nearest edge; outside, the nearest point of the nearest edge.
+double signed_distance_to_polygon(const std::vector<std::array<double, 2>>& vertices, std::array<double, 2> point) {
+  bool inside = true;
+  double nearest = std::numeric_limits<double>::max();
+  for (std::size_t i = 0; i < vertices.size(); ++i) {
+    const auto& p = vertices[i];
+    const auto& q = vertices[(i + 1) % vertices.size()];
+    const double ex = q[0] - p[0], ey = q[1] - p[1], px = point[0] - p[0], py = point[1] - p[1];
+    if (ex * py - ey * px < 0) inside = false;
+    const double t = std::clamp((px * ex + py * ey) / (ex * ex + ey * ey), 0.0, 1.0);
+    nearest = std::min(nearest, std::hypot(px - t * ex, py - t * ey));
+  }
+  return inside ? -nearest : nearest;
+}
+
+TEST(ToleranceModel, CirclePolygonPairsAgainstADoubleOracleInBothOrders) {
+  // A circle and a polygon (3 to 8 and 12 vertices, rounded or not, near the origin and far out:
+  // 1e5 in float, 1e8 in double), both orders. The oracle: the polygon's vertices and the circle's
+  // centre placed in double from the same floats, the centre's signed distance from the core by
+  // its edges, less the radii. overlap(), penetration(), distance() and collide() give one verdict
+  // on every pair (the band's cases included) and the oracle's where it is decisive; distance and
+  // depth match the oracle within the band of the coordinates' round-off; the witness points lie
+  // on their surfaces; swapping the shapes mirrors every field; the cache holds the nearest
+  // feature's vertices with the circle's centre, and an analytic pair reports 0 iterations.
+  std::mt19937_64 random(29);
+  std::uniform_real_distribution<double> unit(-1, 1);
+  const double far = real_is_float ? 1e5 : 1e8;
+  int compared = 0, decisive = 0, overlapping = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    const int count = trial % 7 == 6 ? 12 : 3 + trial % 6;
+    std::vector<Vec2> points;
+    const double phase = unit(random);
+    for (int i = 0; i < count; ++i) {
+      const double angle = phase + (i + 0.3 * unit(random)) * 2 * std::numbers::pi / count;
+      points.push_back({Real(std::cos(angle)), Real(0.6 * std::sin(angle))});  // on an ellipse: convex
+    }
+    const Real polygon_radius = trial % 3 == 0 ? Real(0.1) : Real(0);
+    const Polygon polygon = make_polygon(points, polygon_radius).value();
+    const Circle circle{{Real(0.2 * unit(random)), Real(0.2 * unit(random))}, Real(0.05 + 0.5 * std::abs(unit(random)))};
+    const double magnitude = trial % 4 == 3 ? far : 1;
+    const Vec2 where{Real(magnitude * unit(random)), Real(magnitude * unit(random))};
+    const Transform transform_polygon = Transform::from(where, Real(3 * unit(random)));
+    const Transform transform_circle =
+        Transform::from(where + Vec2{Real(2.5 * unit(random)), Real(2 * unit(random))}, Real(3 * unit(random)));
+    // The oracle, in double from the same floats.
+    auto placed = [](const Transform& transform, Vec2 point) {
+      const double c = transform.rotation.cosine, s = transform.rotation.sine;
+      return std::array<double, 2>{double(transform.position.x) + (c * double(point.x) - s * double(point.y)),
+                                   double(transform.position.y) + (s * double(point.x) + c * double(point.y))};
+    };
+    std::vector<std::array<double, 2>> core;
+    for (Vec2 vertex : polygon.vertices()) core.push_back(placed(transform_polygon, vertex));
+    const std::array<double, 2> center = placed(transform_circle, circle.center);
+    const double gap = signed_distance_to_polygon(core, center) - double(polygon_radius) - double(circle.radius);
+    const double band = 64 * double(real_epsilon) * (std::abs(double(where.x)) + std::abs(double(where.y)) + 4);
+    auto on_polygon = [&](Vec2 point) { return std::abs(signed_distance_to_polygon(core, {double(point.x), double(point.y)}) - double(polygon_radius)); };
+    auto on_circle = [&](Vec2 point) { return std::abs(std::hypot(double(point.x) - center[0], double(point.y) - center[1]) - double(circle.radius)); };
+    SCOPED_TRACE("trial " + std::to_string(trial) + ", " + std::to_string(count) + " vertices at " + std::to_string(magnitude) + ", gap " +
+                 std::to_string(gap) + ", band " + std::to_string(band));
+    ++compared;
+    for (const bool polygon_first : {true, false}) {
+      SCOPED_TRACE(polygon_first ? "polygon first" : "circle first");
+      SimplexCache cache;
+      const bool lib_overlap = polygon_first ? overlap(polygon, transform_polygon, circle, transform_circle)
+                                             : overlap(circle, transform_circle, polygon, transform_polygon);
+      const DistanceResult apart = polygon_first ? distance(polygon, transform_polygon, circle, transform_circle, {.cache = &cache})
+                                                 : distance(circle, transform_circle, polygon, transform_polygon, {.cache = &cache});
+      const std::optional<Penetration> deep = polygon_first ? penetration(polygon, transform_polygon, circle, transform_circle)
+                                                            : penetration(circle, transform_circle, polygon, transform_polygon);
+      const Manifold manifold = polygon_first ? collide(polygon, transform_polygon, circle, transform_circle)
+                                              : collide(circle, transform_circle, polygon, transform_polygon);
+      // One verdict from every query, and the oracle's where it is decisive.
+      ASSERT_EQ(apart.overlapping, lib_overlap);
+      ASSERT_EQ(deep.has_value(), lib_overlap);
+      ASSERT_EQ(manifold.point_count > 0, lib_overlap);
+      if (std::abs(gap) > band) {
+        EXPECT_EQ(lib_overlap, gap < 0);
+      }
+      EXPECT_EQ(apart.iterations, 0);
+      // The cache: the nearest feature's one or two core vertices, each with the circle's centre.
+      ASSERT_TRUE(cache.count == 1 || cache.count == 2);
+      for (int i = 0; i < cache.count; ++i) {
+        const Vec2 vertex = polygon_first ? cache.local_a[std::size_t(i)] : cache.local_b[std::size_t(i)];
+        EXPECT_EQ(polygon_first ? cache.local_b[std::size_t(i)] : cache.local_a[std::size_t(i)], circle.center);
+        EXPECT_TRUE(std::find(polygon.vertices().begin(), polygon.vertices().end(), vertex) != polygon.vertices().end());
+      }
+      const Vec2 point_polygon = polygon_first ? apart.point_a : apart.point_b, point_circle = polygon_first ? apart.point_b : apart.point_a;
+      if (!apart.overlapping) {
+        EXPECT_NEAR(double(apart.distance), gap, band);
+        EXPECT_LE(on_polygon(point_polygon), band);
+        EXPECT_LE(on_circle(point_circle), band);
+        EXPECT_NEAR(double(length(apart.normal)), 1.0, 1e-5);
+        EXPECT_NEAR(double(collide2d::distance(apart.point_a, apart.point_b)), double(apart.distance), band);
+        // From A toward B.
+        EXPECT_GE(double(dot(apart.point_b - apart.point_a, apart.normal)), -band);
+      }
+      if (deep) {
+        ++overlapping;
+        EXPECT_NEAR(double(deep->depth), std::max(-gap, 0.0), band);
+        const Vec2 deep_polygon = polygon_first ? deep->point_a : deep->point_b, deep_circle = polygon_first ? deep->point_b : deep->point_a;
+        EXPECT_LE(on_polygon(deep_polygon), band);
+        EXPECT_LE(on_circle(deep_circle), band);
+        const Vec2 separation = deep->point_a - deep->point_b - deep->depth * deep->normal;
+        EXPECT_LE(double(coordinate_magnitude(separation)), 2 * band);
+        // Moving B by depth along the normal leaves the pair touching: the oracle's gap after the move is within the band.
+        const Transform moved_circle{transform_circle.position + (polygon_first ? 1 : -1) * deep->depth * deep->normal, transform_circle.rotation};
+        const Transform moved_polygon{transform_polygon.position - (polygon_first ? 1 : -1) * deep->depth * deep->normal, transform_polygon.rotation};
+        std::vector<std::array<double, 2>> moved_core;
+        for (Vec2 vertex : polygon.vertices()) moved_core.push_back(placed(polygon_first ? transform_polygon : moved_polygon, vertex));
+        const std::array<double, 2> moved_center = placed(polygon_first ? moved_circle : transform_circle, circle.center);
+        EXPECT_NEAR(signed_distance_to_polygon(moved_core, moved_center) - double(polygon_radius) - double(circle.radius), 0.0, 2 * band);
+      }
+      // Swapped: the mirrored answer.
+      if (!polygon_first) continue;
+      const DistanceResult swapped = distance(circle, transform_circle, polygon, transform_polygon);
+      EXPECT_EQ(swapped.overlapping, apart.overlapping);
+      EXPECT_EQ(swapped.distance, apart.distance);
+      EXPECT_EQ(swapped.normal, -apart.normal);
+      EXPECT_EQ(swapped.point_a, apart.point_b);
+      EXPECT_EQ(swapped.point_b, apart.point_a);
+      const std::optional<Penetration> swapped_deep = penetration(circle, transform_circle, polygon, transform_polygon);
+      if (deep && swapped_deep) {
+        EXPECT_EQ(swapped_deep->depth, deep->depth);
+        EXPECT_EQ(swapped_deep->normal, -deep->normal);
+        EXPECT_EQ(swapped_deep->point_a, deep->point_b);
+        EXPECT_EQ(swapped_deep->point_b, deep->point_a);
+      }
+    }
+    decisive += std::abs(gap) > band;
+  }
+  std::printf("compared %d pairs both ways (%d decisive, %d overlapping verdicts)\n", compared, decisive, overlapping);
+  EXPECT_GT(overlapping, 500);
 }
 
 TEST(FeatureIds, StayDistinctOnPolygonsOfThousandsOfVertices) {

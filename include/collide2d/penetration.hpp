@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "collide2d/algorithms.hpp"
+#include "collide2d/detail/circle_polygon.hpp"
 #include "collide2d/tolerance.hpp"
 
 namespace collide2d {
@@ -24,7 +25,9 @@ struct Penetration {
 /// GJK on the cores decides; if the cores are apart the radii overlap and the answer is the core
 /// closest points pushed out by the radii; if the cores overlap, EPA gives the core penetration,
 /// to which the radii add. Two circles are analytic, along the line of centres (circle_pair, as
-/// overlap(), distance() and collide(); concentric circles report the normal +x of A).
+/// overlap(), distance() and collide(); concentric circles report the normal +x of A); so are a
+/// circle and a polygon, along the normal of the polygon's feature nearest the circle's centre
+/// (the least translation for a convex polygon, as overlap(), distance() and collide()).
 template <ConvexSupport A, ConvexSupport B>
 [[nodiscard]] std::optional<Penetration> penetration(const A& a, const Transform& transform_a, const B& b,
                                                      const Transform& transform_b) {
@@ -39,6 +42,17 @@ template <ConvexSupport A, ConvexSupport B>
     result.depth = std::max(radius_a + radius_b - between, Real(0));
     result.point_a = pair.surface_a(transform_a, radius_a, result.normal);
     result.point_b = pair.surface_b(transform_a, radius_b, result.normal);
+    return result;
+  } else if constexpr (detail::is_circle_polygon_pair<A, B>) {
+    const detail::CirclePolygonGap pair = detail::circle_polygon_gap_of(a, transform_a, b, transform_b);
+    if (pair.gap > pair.tolerance) return std::nullopt;
+    constexpr bool polygon_first = std::is_same_v<A, Polygon>;
+    Penetration result;
+    result.tolerance = pair.tolerance;
+    result.depth = std::max(-pair.gap, Real(0));
+    result.normal = polygon_first ? pair.normal : -pair.normal;
+    result.point_a = polygon_first ? pair.polygon_point : pair.circle_point;
+    result.point_b = polygon_first ? pair.circle_point : pair.polygon_point;
     return result;
   }
   const Transform b_to_a = inverse_compose(transform_a, transform_b);
