@@ -55,7 +55,7 @@ template <ConvexSupport A, ConvexSupport B>
   } else if constexpr (detail::is_circle_polygon_pair<A, B>) {
     const detail::CirclePolygonGap pair = detail::circle_polygon_gap_of(a, transform_a, b, transform_b);
     constexpr bool polygon_first = std::is_same_v<A, Polygon>;
-    if (options.cache != nullptr) {
+    if (options.cache != nullptr) {  // both slots written, the second read only for an edge (no loop: GCC made one a memcpy call)
       const Vec2 center = [&] {
         if constexpr (polygon_first) {
           return b.center;
@@ -63,11 +63,13 @@ template <ConvexSupport A, ConvexSupport B>
           return a.center;
         }
       }();
-      options.cache->count = pair.feature_count;
-      for (int i = 0; i < pair.feature_count; ++i) {
-        options.cache->local_a[i] = polygon_first ? pair.feature[i] : center;
-        options.cache->local_b[i] = polygon_first ? center : pair.feature[i];
-      }
+      SimplexCache& cache = *options.cache;
+      cache.count = pair.feature_count;
+      std::array<Vec2, 3>& polygon_side = polygon_first ? cache.local_a : cache.local_b;
+      std::array<Vec2, 3>& circle_side = polygon_first ? cache.local_b : cache.local_a;
+      polygon_side[0] = pair.feature[0];
+      polygon_side[1] = pair.feature[1];
+      circle_side[0] = circle_side[1] = center;
     }
     if (pair.gap <= pair.tolerance) {
       result.overlapping = true;
