@@ -237,7 +237,7 @@ void collide_views(const PolygonView& a, const PolygonView& b, const Transform& 
   // so it is computed where the distance passes the radii and the speculative distance.
   const Real reach = radii + options.speculative_distance;
   if (nearest.signed_distance > reach &&
-      nearest.signed_distance > reach + contact_tolerance(detail::nearest_feature_magnitude(shape, nearest, center) + placement + radii)) {
+      nearest.signed_distance > reach + detail::circle_feature_tolerance(shape, nearest, center, placement, radii)) {
     return;
   }
   const Vec2 core_point = nearest.core_point, normal = nearest.normal;

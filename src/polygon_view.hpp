@@ -106,18 +106,21 @@ struct CoreFeature {
   bool at_vertex;          // true when a vertex, not the inside of an edge, is nearest
   int face;                // the edge whose Voronoi regions hold the answer: largest separation, or its neighbour at a flat vertex
 };
-// The magnitude behind the round-off of a nearest feature's distance (nearest_core_feature's
-// answer for `point`): the extent of the face searched and the point's offset from its start.
-inline Real nearest_feature_magnitude(const PolygonView& core, const CoreFeature& nearest, Vec2 point) {
+// The touching band of a circle against a core (docs/conventions.md), from nearest_core_feature's
+// answer for the circle's centre `point`, `placement` (what placing that centre in the core's
+// frame rounded) and the two radii: the contact tolerance of the face searched's extent, the
+// centre's offset from its start, the placement and the radii. collide() and circle_polygon_gap
+// (overlap, distance, penetration) decide with it, so they agree.
+inline Real circle_feature_tolerance(const PolygonView& core, const CoreFeature& nearest, Vec2 point, Real placement, Real radii) {
   const Vec2 v1 = core.vertices[nearest.face], v2 = core.vertices[core.next(nearest.face)];
-  return std::max(coordinate_magnitude(v2 - v1), coordinate_magnitude(point - v1));
+  return contact_tolerance(std::max(coordinate_magnitude(v2 - v1), coordinate_magnitude(point - v1)) + placement + radii);
 }
 // The face of largest separation and its Voronoi regions (face, either end vertex) give the
 // nearest feature (a point outside the face, by however little, may be nearer one of its ends).
 // A caller that only needs to know whether the point is within `apart_beyond` of the core gets,
 // as soon as a face separates it by more, that face and its separation (a lower bound of the
-// distance) without the rest of the search. The distance's round-off magnitude is
-// nearest_feature_magnitude, taken only by a caller that needs it.
+// distance) without the rest of the search. A circle's touching band against the answer is
+// circle_feature_tolerance, taken only by a caller that needs it.
 inline CoreFeature nearest_core_feature(const PolygonView& core, Vec2 point, Real apart_beyond) {
   int face = 0;
   Real face_separation = -std::numeric_limits<Real>::max();

@@ -465,7 +465,7 @@ CirclePolygonGap circle_polygon_gap(const Polygon& polygon, const Transform& pol
   const Real radii = view.radius + circle.radius;
   CirclePolygonGap result;
   result.gap = nearest.signed_distance - radii;
-  result.tolerance = contact_tolerance(nearest_feature_magnitude(view, nearest, center) + placement + radii);
+  result.tolerance = circle_feature_tolerance(view, nearest, center, placement, radii);
   result.normal = rotate(polygon_transform.rotation, nearest.normal);
   result.polygon_point = transform_point(polygon_transform, nearest.core_point + view.radius * nearest.normal);
   result.circle_point = transform_point(circle_transform, circle.center) - circle.radius * result.normal;
