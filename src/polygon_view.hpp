@@ -109,7 +109,7 @@ struct CoreFeature {
 // The touching band of a circle against a core (docs/conventions.md), from nearest_core_feature's
 // answer for the circle's centre `point`, `placement` (what placing that centre in the core's
 // frame rounded) and the two radii: the contact tolerance of the face searched's extent, the
-// centre's offset from its start, the placement and the radii. collide() and circle_polygon_gap
+// centre's offset from its start, the placement and the radii. collide() and circle_core_gap
 // (overlap, distance, penetration) decide with it, so they agree.
 inline Real circle_feature_tolerance(const PolygonView& core, const CoreFeature& nearest, Vec2 point, Real placement, Real radii) {
   const Vec2 v1 = core.vertices[nearest.face], v2 = core.vertices[core.next(nearest.face)];

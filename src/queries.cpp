@@ -449,25 +449,26 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
 
 namespace detail {
 
-CirclePolygonGap circle_polygon_gap(const Polygon& polygon, const Transform& polygon_transform, const Circle& circle,
-                                    const Transform& circle_transform) {
-  // The circle's centre placed in the polygon's frame (place_circle_center, as collide() places
-  // it), the polygon's core feature nearest it (nearest_core_feature: the face of greatest
-  // separation, or an end vertex the centre lies past), and the touching band of that feature,
-  // the centre and the placement: collide()'s circle path (manifold.cpp) decides with the same
-  // three. The circle's surface point is taken from its centre placed in the world directly, not
-  // through the polygon's frame.
-  const PolygonView view = view_of(polygon);
+namespace {
+
+/// circle_core_gap's body, on the core's view (placed by `core_transform`). The circle's centre is
+/// placed in the core's frame (place_circle_center, as collide() places it), the core's feature
+/// nearest it found (nearest_core_feature: the face of greatest separation, or an end vertex the
+/// centre lies past), and the touching band of that feature, the centre and the placement taken:
+/// collide()'s circle path (manifold.cpp) decides with the same three. The circle's surface point
+/// is taken from its centre placed in the world directly, not through the core's frame.
+[[gnu::always_inline]] inline CircleCoreGap circle_view_gap(const PolygonView& view, const Transform& core_transform, const Circle& circle,
+                                                           const Transform& circle_transform) {
   Vec2 center;
   Real placement;
-  place_circle_center(circle.center, circle_transform, polygon_transform, center, placement);
+  place_circle_center(circle.center, circle_transform, core_transform, center, placement);
   const CoreFeature nearest = nearest_core_feature(view, center, std::numeric_limits<Real>::max());
   const Real radii = view.radius + circle.radius;
-  CirclePolygonGap result;
+  CircleCoreGap result;
   result.gap = nearest.signed_distance - radii;
   result.tolerance = circle_feature_tolerance(view, nearest, center, placement, radii);
-  result.normal = rotate(polygon_transform.rotation, nearest.normal);
-  result.polygon_point = transform_point(polygon_transform, nearest.core_point + view.radius * nearest.normal);
+  result.normal = rotate(core_transform.rotation, nearest.normal);
+  result.core_point = transform_point(core_transform, nearest.core_point + view.radius * nearest.normal);
   result.circle_point = transform_point(circle_transform, circle.center) - circle.radius * result.normal;
   if (nearest.at_vertex) {
     result.feature = {view.vertices[nearest.feature], {}};
@@ -477,6 +478,23 @@ CirclePolygonGap circle_polygon_gap(const Polygon& polygon, const Transform& pol
     result.feature_count = 2;
   }
   return result;
+}
+
+}  // namespace
+
+CircleCoreGap circle_core_gap(const Polygon& polygon, const Transform& polygon_transform, const Circle& circle,
+                              const Transform& circle_transform) {
+  return circle_view_gap(view_of(polygon), polygon_transform, circle, circle_transform);
+}
+CircleCoreGap circle_core_gap(const Capsule& capsule, const Transform& capsule_transform, const Circle& circle,
+                              const Transform& circle_transform) {
+  const SegmentCore core(capsule.a, capsule.b);
+  return circle_view_gap(core.view(capsule.radius), capsule_transform, circle, circle_transform);
+}
+CircleCoreGap circle_core_gap(const Segment& segment, const Transform& segment_transform, const Circle& circle,
+                              const Transform& circle_transform) {
+  const SegmentCore core(segment.a, segment.b);
+  return circle_view_gap(core.view(0), segment_transform, circle, circle_transform);
 }
 
 }  // namespace detail

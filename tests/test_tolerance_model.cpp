@@ -270,48 +270,56 @@ TEST(ToleranceModel, EveryQueryAgreesOnTouching) {
 }
 
 /// The signed distance of `point` from a convex polygon (counter-clockwise `vertices`) in double:
-/// negative inside, by the nearest edge; outside, the nearest point of the nearest edge.
+/// negative inside, by the nearest edge; outside, the nearest point of the nearest edge. Two
+/// vertices are a segment (equal, a point), which has no inside.
 double signed_distance_to_polygon(const std::vector<std::array<double, 2>>& vertices, std::array<double, 2> point) {
-  bool inside = true;
+  bool inside = vertices.size() > 2;
   double nearest = std::numeric_limits<double>::max();
   for (std::size_t i = 0; i < vertices.size(); ++i) {
     const auto& p = vertices[i];
     const auto& q = vertices[(i + 1) % vertices.size()];
     const double ex = q[0] - p[0], ey = q[1] - p[1], px = point[0] - p[0], py = point[1] - p[1];
     if (ex * py - ey * px < 0) inside = false;
-    const double t = std::clamp((px * ex + py * ey) / (ex * ex + ey * ey), 0.0, 1.0);
+    const double length_squared = ex * ex + ey * ey;
+    const double t = length_squared > 0 ? std::clamp((px * ex + py * ey) / length_squared, 0.0, 1.0) : 0.0;
     nearest = std::min(nearest, std::hypot(px - t * ex, py - t * ey));
   }
   return inside ? -nearest : nearest;
 }
 
-TEST(ToleranceModel, CirclePolygonPairsAgainstADoubleOracleInBothOrders) {
-  // A circle and a polygon (3 to 8 and 12 vertices, rounded or not, near the origin and far out:
-  // 1e5 in float, 1e8 in double), both orders. The oracle: the polygon's vertices and the circle's
-  // centre placed in double from the same floats, the centre's signed distance from the core by
-  // its edges, less the radii. overlap(), penetration(), distance() and collide() give one verdict
-  // on every pair (the band's cases included) and the oracle's where it is decisive; distance and
-  // depth match the oracle within the band of the coordinates' round-off; the witness points lie
-  // on their surfaces; swapping the shapes mirrors every field; the cache holds the nearest
-  // feature's vertices with the circle's centre, and an analytic pair reports 0 iterations.
-  std::mt19937_64 random(29);
+/// A shape with a polygon-like core for check_circle_core_pairs: the shape, its core vertices
+/// (local frame; two for a capsule or a segment, equal for one of zero length) and its radius.
+template <class CoreShape>
+struct CoreCase {
+  CoreShape shape;
+  std::vector<Vec2> core;
+  Real radius;
+};
+
+/// A circle against shapes `make_core(trial, random)` makes, near the origin and far out (1e5 in
+/// float, 1e8 in double), both orders. The oracle: the core's vertices and the circle's centre
+/// placed in double from the same floats, the centre's signed distance from the core (by its
+/// edges; a two-vertex core has no inside), less the radii. overlap(), penetration(), distance()
+/// and collide() give one verdict on every pair (the band's cases included) and the oracle's where
+/// it is decisive; distance and depth match the oracle within the band of the coordinates'
+/// round-off; the witness points lie on their surfaces; swapping the shapes mirrors every field;
+/// the cache holds the nearest feature's vertices with the circle's centre, and an analytic pair
+/// reports 0 iterations. Returns the number of overlapping verdicts.
+template <class MakeCore>
+int check_circle_core_pairs(std::uint64_t seed, int trials, const MakeCore& make_core) {
+  std::mt19937_64 random(seed);
   std::uniform_real_distribution<double> unit(-1, 1);
   const double far = real_is_float ? 1e5 : 1e8;
   int compared = 0, decisive = 0, overlapping = 0;
-  for (int trial = 0; trial < 3000; ++trial) {
-    const int count = trial % 7 == 6 ? 12 : 3 + trial % 6;
-    std::vector<Vec2> points;
-    const double phase = unit(random);
-    for (int i = 0; i < count; ++i) {
-      const double angle = phase + (i + 0.3 * unit(random)) * 2 * std::numbers::pi / count;
-      points.push_back({Real(std::cos(angle)), Real(0.6 * std::sin(angle))});  // on an ellipse: convex
-    }
-    const Real polygon_radius = trial % 3 == 0 ? Real(0.1) : Real(0);
-    const Polygon polygon = make_polygon(points, polygon_radius).value();
+  for (int trial = 0; trial < trials; ++trial) {
+    const auto made = make_core(trial, random);  // not a structured binding: clang's C++20 lambdas cannot capture those
+    const auto& shape = made.shape;
+    const std::vector<Vec2>& core_vertices = made.core;
+    const Real core_radius = made.radius;
     const Circle circle{{Real(0.2 * unit(random)), Real(0.2 * unit(random))}, Real(0.05 + 0.5 * std::abs(unit(random)))};
     const double magnitude = trial % 4 == 3 ? far : 1;
     const Vec2 where{Real(magnitude * unit(random)), Real(magnitude * unit(random))};
-    const Transform transform_polygon = Transform::from(where, Real(3 * unit(random)));
+    const Transform transform_core = Transform::from(where, Real(3 * unit(random)));
     const Transform transform_circle =
         Transform::from(where + Vec2{Real(2.5 * unit(random)), Real(2 * unit(random))}, Real(3 * unit(random)));
     // The oracle, in double from the same floats.
@@ -321,45 +329,45 @@ TEST(ToleranceModel, CirclePolygonPairsAgainstADoubleOracleInBothOrders) {
                                    double(transform.position.y) + (s * double(point.x) + c * double(point.y))};
     };
     std::vector<std::array<double, 2>> core;
-    for (Vec2 vertex : polygon.vertices()) core.push_back(placed(transform_polygon, vertex));
+    for (Vec2 vertex : core_vertices) core.push_back(placed(transform_core, vertex));
     const std::array<double, 2> center = placed(transform_circle, circle.center);
-    const double gap = signed_distance_to_polygon(core, center) - double(polygon_radius) - double(circle.radius);
+    const double gap = signed_distance_to_polygon(core, center) - double(core_radius) - double(circle.radius);
     const double band = 64 * double(real_epsilon) * (std::abs(double(where.x)) + std::abs(double(where.y)) + 4);
-    auto on_polygon = [&](Vec2 point) { return std::abs(signed_distance_to_polygon(core, {double(point.x), double(point.y)}) - double(polygon_radius)); };
+    auto on_core = [&](Vec2 point) { return std::abs(signed_distance_to_polygon(core, {double(point.x), double(point.y)}) - double(core_radius)); };
     auto on_circle = [&](Vec2 point) { return std::abs(std::hypot(double(point.x) - center[0], double(point.y) - center[1]) - double(circle.radius)); };
-    SCOPED_TRACE("trial " + std::to_string(trial) + ", " + std::to_string(count) + " vertices at " + std::to_string(magnitude) + ", gap " +
-                 std::to_string(gap) + ", band " + std::to_string(band));
+    SCOPED_TRACE("trial " + std::to_string(trial) + ", " + std::to_string(core_vertices.size()) + " vertices at " + std::to_string(magnitude) +
+                 ", gap " + std::to_string(gap) + ", band " + std::to_string(band));
     ++compared;
-    for (const bool polygon_first : {true, false}) {
-      SCOPED_TRACE(polygon_first ? "polygon first" : "circle first");
+    for (const bool core_first : {true, false}) {
+      SCOPED_TRACE(core_first ? "core first" : "circle first");
       SimplexCache cache;
-      const bool lib_overlap = polygon_first ? overlap(polygon, transform_polygon, circle, transform_circle)
-                                             : overlap(circle, transform_circle, polygon, transform_polygon);
-      const DistanceResult apart = polygon_first ? distance(polygon, transform_polygon, circle, transform_circle, {.cache = &cache})
-                                                 : distance(circle, transform_circle, polygon, transform_polygon, {.cache = &cache});
-      const std::optional<Penetration> deep = polygon_first ? penetration(polygon, transform_polygon, circle, transform_circle)
-                                                            : penetration(circle, transform_circle, polygon, transform_polygon);
-      const Manifold manifold = polygon_first ? collide(polygon, transform_polygon, circle, transform_circle)
-                                              : collide(circle, transform_circle, polygon, transform_polygon);
+      const bool lib_overlap = core_first ? overlap(shape, transform_core, circle, transform_circle)
+                                          : overlap(circle, transform_circle, shape, transform_core);
+      const DistanceResult apart = core_first ? distance(shape, transform_core, circle, transform_circle, {.cache = &cache})
+                                              : distance(circle, transform_circle, shape, transform_core, {.cache = &cache});
+      const std::optional<Penetration> deep = core_first ? penetration(shape, transform_core, circle, transform_circle)
+                                                         : penetration(circle, transform_circle, shape, transform_core);
+      const Manifold manifold = core_first ? collide(shape, transform_core, circle, transform_circle)
+                                           : collide(circle, transform_circle, shape, transform_core);
       // One verdict from every query, and the oracle's where it is decisive.
-      ASSERT_EQ(apart.overlapping, lib_overlap);
-      ASSERT_EQ(deep.has_value(), lib_overlap);
-      ASSERT_EQ(manifold.point_count > 0, lib_overlap);
+      EXPECT_EQ(apart.overlapping, lib_overlap);
+      EXPECT_EQ(deep.has_value(), lib_overlap);
+      EXPECT_EQ(manifold.point_count > 0, lib_overlap);
       if (std::abs(gap) > band) {
         EXPECT_EQ(lib_overlap, gap < 0);
       }
       EXPECT_EQ(apart.iterations, 0);
       // The cache: the nearest feature's one or two core vertices, each with the circle's centre.
-      ASSERT_TRUE(cache.count == 1 || cache.count == 2);
-      for (int i = 0; i < cache.count; ++i) {
-        const Vec2 vertex = polygon_first ? cache.local_a[std::size_t(i)] : cache.local_b[std::size_t(i)];
-        EXPECT_EQ(polygon_first ? cache.local_b[std::size_t(i)] : cache.local_a[std::size_t(i)], circle.center);
-        EXPECT_TRUE(std::find(polygon.vertices().begin(), polygon.vertices().end(), vertex) != polygon.vertices().end());
+      EXPECT_TRUE(cache.count == 1 || cache.count == 2);
+      for (int i = 0; i < std::min(cache.count, 2); ++i) {
+        const Vec2 vertex = core_first ? cache.local_a[std::size_t(i)] : cache.local_b[std::size_t(i)];
+        EXPECT_EQ(core_first ? cache.local_b[std::size_t(i)] : cache.local_a[std::size_t(i)], circle.center);
+        EXPECT_TRUE(std::find(core_vertices.begin(), core_vertices.end(), vertex) != core_vertices.end());
       }
-      const Vec2 point_polygon = polygon_first ? apart.point_a : apart.point_b, point_circle = polygon_first ? apart.point_b : apart.point_a;
+      const Vec2 point_core = core_first ? apart.point_a : apart.point_b, point_circle = core_first ? apart.point_b : apart.point_a;
       if (!apart.overlapping) {
         EXPECT_NEAR(double(apart.distance), gap, band);
-        EXPECT_LE(on_polygon(point_polygon), band);
+        EXPECT_LE(on_core(point_core), band);
         EXPECT_LE(on_circle(point_circle), band);
         EXPECT_NEAR(double(length(apart.normal)), 1.0, 1e-5);
         EXPECT_NEAR(double(collide2d::distance(apart.point_a, apart.point_b)), double(apart.distance), band);
@@ -369,28 +377,28 @@ TEST(ToleranceModel, CirclePolygonPairsAgainstADoubleOracleInBothOrders) {
       if (deep) {
         ++overlapping;
         EXPECT_NEAR(double(deep->depth), std::max(-gap, 0.0), band);
-        const Vec2 deep_polygon = polygon_first ? deep->point_a : deep->point_b, deep_circle = polygon_first ? deep->point_b : deep->point_a;
-        EXPECT_LE(on_polygon(deep_polygon), band);
+        const Vec2 deep_core = core_first ? deep->point_a : deep->point_b, deep_circle = core_first ? deep->point_b : deep->point_a;
+        EXPECT_LE(on_core(deep_core), band);
         EXPECT_LE(on_circle(deep_circle), band);
         const Vec2 separation = deep->point_a - deep->point_b - deep->depth * deep->normal;
         EXPECT_LE(double(coordinate_magnitude(separation)), 2 * band);
         // Moving B by depth along the normal leaves the pair touching: the oracle's gap after the move is within the band.
-        const Transform moved_circle{transform_circle.position + (polygon_first ? 1 : -1) * deep->depth * deep->normal, transform_circle.rotation};
-        const Transform moved_polygon{transform_polygon.position - (polygon_first ? 1 : -1) * deep->depth * deep->normal, transform_polygon.rotation};
-        std::vector<std::array<double, 2>> moved_core;
-        for (Vec2 vertex : polygon.vertices()) moved_core.push_back(placed(polygon_first ? transform_polygon : moved_polygon, vertex));
-        const std::array<double, 2> moved_center = placed(polygon_first ? moved_circle : transform_circle, circle.center);
-        EXPECT_NEAR(signed_distance_to_polygon(moved_core, moved_center) - double(polygon_radius) - double(circle.radius), 0.0, 2 * band);
+        const Transform moved_circle{transform_circle.position + (core_first ? 1 : -1) * deep->depth * deep->normal, transform_circle.rotation};
+        const Transform moved_core{transform_core.position - (core_first ? 1 : -1) * deep->depth * deep->normal, transform_core.rotation};
+        std::vector<std::array<double, 2>> moved;
+        for (Vec2 vertex : core_vertices) moved.push_back(placed(core_first ? transform_core : moved_core, vertex));
+        const std::array<double, 2> moved_center = placed(core_first ? moved_circle : transform_circle, circle.center);
+        EXPECT_NEAR(signed_distance_to_polygon(moved, moved_center) - double(core_radius) - double(circle.radius), 0.0, 2 * band);
       }
       // Swapped: the mirrored answer.
-      if (!polygon_first) continue;
-      const DistanceResult swapped = distance(circle, transform_circle, polygon, transform_polygon);
+      if (!core_first) continue;
+      const DistanceResult swapped = distance(circle, transform_circle, shape, transform_core);
       EXPECT_EQ(swapped.overlapping, apart.overlapping);
       EXPECT_EQ(swapped.distance, apart.distance);
       EXPECT_EQ(swapped.normal, -apart.normal);
       EXPECT_EQ(swapped.point_a, apart.point_b);
       EXPECT_EQ(swapped.point_b, apart.point_a);
-      const std::optional<Penetration> swapped_deep = penetration(circle, transform_circle, polygon, transform_polygon);
+      const std::optional<Penetration> swapped_deep = penetration(circle, transform_circle, shape, transform_core);
       if (deep && swapped_deep) {
         EXPECT_EQ(swapped_deep->depth, deep->depth);
         EXPECT_EQ(swapped_deep->normal, -deep->normal);
@@ -401,7 +409,47 @@ TEST(ToleranceModel, CirclePolygonPairsAgainstADoubleOracleInBothOrders) {
     decisive += std::abs(gap) > band;
   }
   std::printf("compared %d pairs both ways (%d decisive, %d overlapping verdicts)\n", compared, decisive, overlapping);
+  return overlapping;
+}
+
+TEST(ToleranceModel, CirclePolygonPairsAgainstADoubleOracleInBothOrders) {
+  // Polygons of 3 to 8 and 12 vertices on an ellipse, a third of them rounded.
+  const int overlapping = check_circle_core_pairs(29, 3000, [](int trial, std::mt19937_64& random) {
+    std::uniform_real_distribution<double> unit(-1, 1);
+    const int count = trial % 7 == 6 ? 12 : 3 + trial % 6;
+    std::vector<Vec2> points;
+    const double phase = unit(random);
+    for (int i = 0; i < count; ++i) {
+      const double angle = phase + (i + 0.3 * unit(random)) * 2 * std::numbers::pi / count;
+      points.push_back({Real(std::cos(angle)), Real(0.6 * std::sin(angle))});  // on an ellipse: convex
+    }
+    const Real radius = trial % 3 == 0 ? Real(0.1) : Real(0);
+    const Polygon polygon = make_polygon(points, radius).value();
+    return CoreCase<Polygon>{polygon, {polygon.vertices().begin(), polygon.vertices().end()}, radius};
+  });
   EXPECT_GT(overlapping, 500);
+}
+
+TEST(ToleranceModel, CircleCapsuleAndSegmentPairsAgainstADoubleOracleInBothOrders) {
+  // Capsules (radius 0.02 to 0.4) and segments up to 2 long, one in eleven of zero length (a
+  // point core: a circle, or a point).
+  auto end_points = [](int trial, std::mt19937_64& random) {
+    std::uniform_real_distribution<double> unit(-1, 1);
+    const Vec2 a{Real(unit(random)), Real(0.5 * unit(random))};
+    const Vec2 b = trial % 11 == 10 ? a : Vec2{Real(unit(random)), Real(0.5 * unit(random))};
+    return std::pair{a, b};
+  };
+  const int capsules = check_circle_core_pairs(31, 2000, [&](int trial, std::mt19937_64& random) {
+    const auto [a, b] = end_points(trial, random);
+    const Real radius = Real(0.02 + 0.38 * std::uniform_real_distribution<double>(0, 1)(random));
+    return CoreCase<Capsule>{Capsule{a, b, radius}, {a, b}, radius};
+  });
+  EXPECT_GT(capsules, 250);
+  const int segments = check_circle_core_pairs(37, 2000, [&](int trial, std::mt19937_64& random) {
+    const auto [a, b] = end_points(trial, random);
+    return CoreCase<Segment>{Segment{a, b}, {a, b}, 0};
+  });
+  EXPECT_GT(segments, 120);
 }
 
 TEST(FeatureIds, StayDistinctOnPolygonsOfThousandsOfVertices) {

@@ -4,7 +4,7 @@
 #include <type_traits>
 
 #include "collide2d/algorithms.hpp"
-#include "collide2d/detail/circle_polygon.hpp"
+#include "collide2d/detail/circle_core.hpp"
 #include "collide2d/tolerance.hpp"
 
 namespace collide2d {
@@ -16,7 +16,7 @@ struct DistanceResult {
   Vec2 point_b;              ///< world point on B's surface closest to A
   Vec2 normal;               ///< world unit vector from point_a to point_b; zero when overlapping
   bool overlapping = false;  ///< the shapes overlap or touch (then the points are a shared estimate, see penetration())
-  int iterations = 0;        ///< GJK support evaluations (0 for two circles and for a circle and a polygon, which are analytic)
+  int iterations = 0;        ///< GJK support evaluations (0 for two circles and for a circle with a polygon, a capsule or a segment: analytic)
   IterationStatus status = IterationStatus::converged;  ///< iteration_cap when GJK stopped at its cap
 };
 
@@ -29,10 +29,11 @@ struct DistanceOptions {
 /// Distance and closest points by GJK on the cores, radii subtracted. Works for any
 /// ConvexSupport shape; a warm cache usually halves the iterations when shapes move a little. Two
 /// circles are analytic, along the line of centres (circle_pair, as overlap() and collide()); their
-/// cache is written as GJK would leave it, one vertex at the centres. A circle and a polygon are
-/// analytic too, from the polygon's feature nearest the circle's centre (as overlap(),
-/// penetration() and collide()); their cache is written as GJK would leave it, the feature's one
-/// or two vertices each with the circle's centre. An analytic pair reports 0 iterations.
+/// cache is written as GJK would leave it, one vertex at the centres. A circle and a polygon, a
+/// capsule or a segment are analytic too, from the other shape's core feature nearest the
+/// circle's centre (as overlap(), penetration() and collide()); their cache is written as GJK
+/// would leave it, the feature's one or two vertices each with the circle's centre. An analytic
+/// pair reports 0 iterations.
 template <ConvexSupport A, ConvexSupport B>
 [[nodiscard]] DistanceResult distance(const A& a, const Transform& transform_a, const B& b, const Transform& transform_b,
                                       const DistanceOptions& options = {}) {
@@ -52,12 +53,12 @@ template <ConvexSupport A, ConvexSupport B>
     result.point_a = pair.surface_a(transform_a, radius_a, result.normal);
     result.point_b = pair.surface_b(transform_a, radius_b, result.normal);
     return result;
-  } else if constexpr (detail::is_circle_polygon_pair<A, B>) {
-    const detail::CirclePolygonGap pair = detail::circle_polygon_gap_of(a, transform_a, b, transform_b);
-    constexpr bool polygon_first = std::is_same_v<A, Polygon>;
+  } else if constexpr (detail::is_circle_core_pair<A, B>) {
+    const detail::CircleCoreGap pair = detail::circle_core_gap_of(a, transform_a, b, transform_b);
+    constexpr bool core_first = std::is_same_v<B, Circle>;
     if (options.cache != nullptr) {  // both slots written, the second read only for an edge (no loop: GCC made one a memcpy call)
       const Vec2 center = [&] {
-        if constexpr (polygon_first) {
+        if constexpr (core_first) {
           return b.center;
         } else {
           return a.center;
@@ -65,21 +66,21 @@ template <ConvexSupport A, ConvexSupport B>
       }();
       SimplexCache& cache = *options.cache;
       cache.count = pair.feature_count;
-      std::array<Vec2, 3>& polygon_side = polygon_first ? cache.local_a : cache.local_b;
-      std::array<Vec2, 3>& circle_side = polygon_first ? cache.local_b : cache.local_a;
-      polygon_side[0] = pair.feature[0];
-      polygon_side[1] = pair.feature[1];
+      std::array<Vec2, 3>& core_side = core_first ? cache.local_a : cache.local_b;
+      std::array<Vec2, 3>& circle_side = core_first ? cache.local_b : cache.local_a;
+      core_side[0] = pair.feature[0];
+      core_side[1] = pair.feature[1];
       circle_side[0] = circle_side[1] = center;
     }
     if (pair.gap <= pair.tolerance) {
       result.overlapping = true;
-      result.point_a = result.point_b = Real(0.5) * (pair.polygon_point + pair.circle_point);
+      result.point_a = result.point_b = Real(0.5) * (pair.core_point + pair.circle_point);
       return result;
     }
     result.distance = pair.gap;
-    result.normal = polygon_first ? pair.normal : -pair.normal;
-    result.point_a = polygon_first ? pair.polygon_point : pair.circle_point;
-    result.point_b = polygon_first ? pair.circle_point : pair.polygon_point;
+    result.normal = core_first ? pair.normal : -pair.normal;
+    result.point_a = core_first ? pair.core_point : pair.circle_point;
+    result.point_b = core_first ? pair.circle_point : pair.core_point;
     return result;
   }
   const Transform b_to_a = inverse_compose(transform_a, transform_b);

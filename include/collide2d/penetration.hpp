@@ -6,7 +6,7 @@
 #include <type_traits>
 
 #include "collide2d/algorithms.hpp"
-#include "collide2d/detail/circle_polygon.hpp"
+#include "collide2d/detail/circle_core.hpp"
 #include "collide2d/tolerance.hpp"
 
 namespace collide2d {
@@ -26,8 +26,9 @@ struct Penetration {
 /// closest points pushed out by the radii; if the cores overlap, EPA gives the core penetration,
 /// to which the radii add. Two circles are analytic, along the line of centres (circle_pair, as
 /// overlap(), distance() and collide(); concentric circles report the normal +x of A); so are a
-/// circle and a polygon, along the normal of the polygon's feature nearest the circle's centre
-/// (the least translation for a convex polygon, as overlap(), distance() and collide()).
+/// circle and a polygon, a capsule or a segment, along the normal of the other shape's core
+/// feature nearest the circle's centre (the least translation for a convex core, as overlap(),
+/// distance() and collide()).
 template <ConvexSupport A, ConvexSupport B>
 [[nodiscard]] std::optional<Penetration> penetration(const A& a, const Transform& transform_a, const B& b,
                                                      const Transform& transform_b) {
@@ -43,16 +44,16 @@ template <ConvexSupport A, ConvexSupport B>
     result.point_a = pair.surface_a(transform_a, radius_a, result.normal);
     result.point_b = pair.surface_b(transform_a, radius_b, result.normal);
     return result;
-  } else if constexpr (detail::is_circle_polygon_pair<A, B>) {
-    const detail::CirclePolygonGap pair = detail::circle_polygon_gap_of(a, transform_a, b, transform_b);
+  } else if constexpr (detail::is_circle_core_pair<A, B>) {
+    const detail::CircleCoreGap pair = detail::circle_core_gap_of(a, transform_a, b, transform_b);
     if (pair.gap > pair.tolerance) return std::nullopt;
-    constexpr bool polygon_first = std::is_same_v<A, Polygon>;
+    constexpr bool core_first = std::is_same_v<B, Circle>;
     Penetration result;
     result.tolerance = pair.tolerance;
     result.depth = std::max(-pair.gap, Real(0));
-    result.normal = polygon_first ? pair.normal : -pair.normal;
-    result.point_a = polygon_first ? pair.polygon_point : pair.circle_point;
-    result.point_b = polygon_first ? pair.circle_point : pair.polygon_point;
+    result.normal = core_first ? pair.normal : -pair.normal;
+    result.point_a = core_first ? pair.core_point : pair.circle_point;
+    result.point_b = core_first ? pair.circle_point : pair.core_point;
     return result;
   }
   const Transform b_to_a = inverse_compose(transform_a, transform_b);
