@@ -12,8 +12,9 @@ namespace collide2d {
 /// True when A and B (world placements transform_a, transform_b) overlap or touch. Touching
 /// within the contact tolerance of the features involved (docs/conventions.md) counts. Two circles
 /// are analytic, and so are a circle and a polygon, a capsule or a segment (the other shape's core
-/// feature nearest the centre, as collide() decides); every other pair runs GJK on the cores and stops as soon as a separating
-/// direction beyond the radii is found. Works for any ConvexSupport shape.
+/// feature nearest the centre, as collide() decides); every other pair runs GJK on the cores and
+/// stops as soon as a separating direction beyond the radii is found. Works for any ConvexSupport
+/// shape.
 template <ConvexSupport A, ConvexSupport B>
 [[nodiscard]] bool overlap(const A& a, const Transform& transform_a, const B& b, const Transform& transform_b) {
   const Real radii = a.rounding_radius() + b.rounding_radius();
