@@ -287,13 +287,12 @@ double signed_distance_to_polygon(const std::vector<std::array<double, 2>>& vert
   return inside ? -nearest : nearest;
 }
 
-/// A shape with a polygon-like core for check_circle_core_pairs: the shape, its core vertices
-/// (local frame; two for a capsule or a segment, equal for one of zero length) and its radius.
+/// A shape with a polygon-like core for check_circle_core_pairs: the shape and its core vertices
+/// (local frame; two for a capsule or a segment, equal for one of zero length).
 template <class CoreShape>
 struct CoreCase {
   CoreShape shape;
   std::vector<Vec2> core;
-  Real radius;
 };
 
 /// A circle against shapes `make_core(trial, random)` makes, near the origin and far out (1e5 in
@@ -315,7 +314,7 @@ int check_circle_core_pairs(std::uint64_t seed, int trials, const MakeCore& make
     const auto made = make_core(trial, random);  // not a structured binding: clang's C++20 lambdas cannot capture those
     const auto& shape = made.shape;
     const std::vector<Vec2>& core_vertices = made.core;
-    const Real core_radius = made.radius;
+    const Real core_radius = shape.rounding_radius();
     const Circle circle{{Real(0.2 * unit(random)), Real(0.2 * unit(random))}, Real(0.05 + 0.5 * std::abs(unit(random)))};
     const double magnitude = trial % 4 == 3 ? far : 1;
     const Vec2 where{Real(magnitude * unit(random)), Real(magnitude * unit(random))};
@@ -425,7 +424,7 @@ TEST(ToleranceModel, CirclePolygonPairsAgainstADoubleOracleInBothOrders) {
     }
     const Real radius = trial % 3 == 0 ? Real(0.1) : Real(0);
     const Polygon polygon = make_polygon(points, radius).value();
-    return CoreCase<Polygon>{polygon, {polygon.vertices().begin(), polygon.vertices().end()}, radius};
+    return CoreCase<Polygon>{polygon, {polygon.vertices().begin(), polygon.vertices().end()}};
   });
   EXPECT_GT(overlapping, 500);
 }
@@ -442,12 +441,12 @@ TEST(ToleranceModel, CircleCapsuleAndSegmentPairsAgainstADoubleOracleInBothOrder
   const int capsules = check_circle_core_pairs(31, 2000, [&](int trial, std::mt19937_64& random) {
     const auto [a, b] = end_points(trial, random);
     const Real radius = Real(0.02 + 0.38 * std::uniform_real_distribution<double>(0, 1)(random));
-    return CoreCase<Capsule>{Capsule{a, b, radius}, {a, b}, radius};
+    return CoreCase<Capsule>{Capsule{a, b, radius}, {a, b}};
   });
   EXPECT_GT(capsules, 250);
   const int segments = check_circle_core_pairs(37, 2000, [&](int trial, std::mt19937_64& random) {
     const auto [a, b] = end_points(trial, random);
-    return CoreCase<Segment>{Segment{a, b}, {a, b}, 0};
+    return CoreCase<Segment>{Segment{a, b}, {a, b}};
   });
   EXPECT_GT(segments, 120);
 }
