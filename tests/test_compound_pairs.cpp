@@ -732,6 +732,92 @@ TEST(CompoundCast, AShortSegmentSlidingAlongASeamFarOutIsMet) {
   }
 }
 
+TEST(CompoundCast, APointPassingASeamsEndWithinTheBandTakesTheOutlinesNormal) {
+  // From the mover fuzzer (its numbers, exact in float): a sliver triangle and a quadrilateral
+  // share a seam whose upper end is a convex corner of the outline, between the quadrilateral's
+  // long face and the sliver's outer face. A point sliding along the long face passes the corner
+  // within the cast's touching band, which grows with the motion's length; the sliver's cast then
+  // meets its corner with the seam's normal. The outline judged the point midway between the
+  // surfaces, up to half a band off the corner and so off the seam, and kept that normal: the
+  // mover slid along the seam into the compound (0.72 deep, beyond 64 bands). Every hit's normal
+  // must be one the outline allows at the corner, in both orders, and the mover's path stays out.
+  const Vec2 corner{-254.359375f, -186}, far_end{255.9921875f, 254.8046875f}, sliver_end{-256, -256}, seam_end{-254.765625f, -254.765625f};
+  const Shape compound =
+      make_compound({triangle(corner, sliver_end, seam_end), piece({seam_end, {-48.765625f, -255.953125f}, far_end, corner})}).value();
+  ASSERT_TRUE(std::get<Compound>(compound).is_internal_edge(0, 2));
+  const Vec2 along = normalize(corner - far_end);
+  const Vec2 long_face_normal = right_perpendicular(along);                             // outward of the long face
+  const Vec2 sliver_face_normal = right_perpendicular(normalize(sliver_end - corner));  // outward of the sliver's face
+  ASSERT_GT(dot(long_face_normal, Vec2{-1, 1}), 0);
+  ASSERT_GT(dot(sliver_face_normal, Vec2{-1, 0}), 0);
+  // The corner's normals run from the long face's to the sliver face's (counter-clockwise).
+  auto allowed_at_corner = [&](Vec2 normal) {
+    const Real slack = Real(1e-4);
+    return cross(long_face_normal, normal) >= -slack && cross(normal, sliver_face_normal) >= -slack && dot(normal, long_face_normal + sliver_face_normal) > 0;
+  };
+  const Shape point = Circle{{}, 0};
+  int hits = 0;
+  for (const Vec2 position : {Vec2{-1044.44128f, -1000.33362f}, Vec2{0, 0}, Vec2{-65536, 98304}}) {
+    for (const Real angle : {Real(0), Real(1), Real(3.14159265f), Real(-2)}) {
+      const Transform pose{position, Rot::from_angle(angle)};
+      // Gaps from 0 to 3 bands of the coordinates: the cast's own band is wider for longer motions.
+      const Real coordinate_band = contact_tolerance(coordinate_magnitude(position) + std::get<Compound>(compound).reach());
+      for (int gap_step = 0; gap_step < 6; ++gap_step) {
+        for (int reach_step = 0; reach_step < 6; ++reach_step) {
+          const Real before = 20 + 60 * Real(reach_step % 3);   // start this far before the corner
+          const Real travel = before * (Real(1.2) + Real(reach_step)); // and travel this far along the face
+          const Vec2 start = corner - before * along + Real(gap_step) * Real(0.5) * coordinate_band * long_face_normal;
+          const Transform point_at{transform_point(pose, start), {}};
+          const Vec2 motion = rotate(pose.rotation, travel * along);
+          const std::optional<CastHit> hit = shape_cast(compound, pose, point, point_at, motion);
+          const std::optional<CastHit> swapped = shape_cast(point, point_at, compound, pose, -motion);
+          ASSERT_EQ(hit.has_value(), swapped.has_value()) << position.x << " " << angle << " " << gap_step << " " << reach_step;
+          if (!hit) continue;
+          ++hits;
+          EXPECT_TRUE(allowed_at_corner(inverse_rotate(pose.rotation, hit->normal))) << position.x << " " << angle << " " << gap_step << " " << reach_step;
+          EXPECT_TRUE(allowed_at_corner(inverse_rotate(pose.rotation, -swapped->normal))) << position.x << " " << angle << " " << gap_step << " " << reach_step;
+          // Met at the corner, not before it (the point is on or beyond it along the face), unless
+          // touching from the start: far out the round-off of the motion's direction can close on
+          // the face.
+          const Vec2 met = inverse_transform_point(pose, point_at.position + hit->time * motion);
+          EXPECT_TRUE(hit->initially_touching ||
+                      dot(met - corner, along) >= -64 * contact_tolerance(coordinate_magnitude(position) + std::get<Compound>(compound).reach()))
+              << position.x << " " << angle << " " << gap_step << " " << reach_step;
+          // The mirrored cast meets it at the same time, unless the point starts on the face (gap 0)
+          // where whether sliding along it closes is round-off's call, in either order.
+          if (gap_step > 0 || (!hit->initially_touching && !swapped->initially_touching)) {
+            EXPECT_EQ(hit->time, swapped->time) << position.x << " " << angle << " " << gap_step << " " << reach_step;
+            EXPECT_EQ(hit->initially_touching, swapped->initially_touching);
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(hits, 100);  // most of these casts meet the corner within their band
+  // The fuzzer's move: the compound, turned half a turn, pushed out of the point and moved by
+  // (-1024, -1024), slides along the long face past the corner and never into the outline.
+  const Shape body_point = Circle{{-32, -32}, 0};
+  const Transform body_pose{{-1024, -1020.8125f}, Rot::from_angle(Real(-1536) * Real(3.14159265358979) / 32768)};
+  World world;
+  BodyDefinition body;
+  body.shape = body_point;
+  body.transform = body_pose;
+  world.add(std::move(body));
+  world.update();
+  const Transform start{{-1024, -1024}, Rot::from_angle(Real(-3.14159265358979))};
+  const MoveResult moved = move_and_slide(world, compound, start, {-1024, -1024}, {.skin = 0});
+  ASSERT_NE(moved.pushed_out, Vec2{});
+  ASSERT_GE(moved.path.size(), 3u);
+  for (std::size_t i = 1; i + 1 < moved.path.size(); ++i) {
+    for (int sample = 0; sample <= 16; ++sample) {
+      const Transform along_path{moved.path[i] + (Real(sample) / 16) * (moved.path[i + 1] - moved.path[i]), start.rotation};
+      const std::optional<Penetration> depth = penetration(compound, along_path, body_point, body_pose);
+      const Real band = 64 * contact_tolerance(coordinate_magnitude(along_path.position) + std::get<Compound>(compound).reach());
+      EXPECT_TRUE(!depth || depth->depth <= band) << i << " " << sample << ": " << depth->depth;
+    }
+  }
+}
+
 TEST(CompoundPenetration, APointAtTheTipOfANarrowNotchOnlyTouches) {
   // From the mover fuzzer (its numbers, exact in float): three triangles 6.7e7 across meeting at a
   // vertex, with a notch of 1.8 degrees between two of them reaching it, and a point (a circle of
