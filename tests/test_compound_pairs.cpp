@@ -755,38 +755,38 @@ TEST(CompoundCast, APointPassingASeamsEndWithinTheBandTakesTheOutlinesNormal) {
     const Real slack = Real(1e-4);
     return cross(long_face_normal, normal) >= -slack && cross(normal, sliver_face_normal) >= -slack && dot(normal, long_face_normal + sliver_face_normal) > 0;
   };
+  const Real compound_reach = std::get<Compound>(compound).reach();
   const Shape point = Circle{{}, 0};
   int hits = 0;
   for (const Vec2 position : {Vec2{-1044.44128f, -1000.33362f}, Vec2{0, 0}, Vec2{-65536, 98304}}) {
     for (const Real angle : {Real(0), Real(1), Real(3.14159265f), Real(-2)}) {
       const Transform pose{position, Rot::from_angle(angle)};
       // Gaps from 0 to 3 bands of the coordinates: the cast's own band is wider for longer motions.
-      const Real coordinate_band = contact_tolerance(coordinate_magnitude(position) + std::get<Compound>(compound).reach());
+      const Real coordinate_band = contact_tolerance(coordinate_magnitude(position) + compound_reach);
       for (int gap_step = 0; gap_step < 6; ++gap_step) {
         for (int reach_step = 0; reach_step < 6; ++reach_step) {
-          const Real before = 20 + 60 * Real(reach_step % 3);   // start this far before the corner
-          const Real travel = before * (Real(1.2) + Real(reach_step)); // and travel this far along the face
+          SCOPED_TRACE(testing::Message() << "at " << position.x << ", angle " << angle << ", gap step " << gap_step << ", reach step " << reach_step);
+          const Real before = 20 + 60 * Real(reach_step % 3);            // start this far before the corner
+          const Real travel = before * (Real(1.2) + Real(reach_step));  // and travel this far along the face
           const Vec2 start = corner - before * along + Real(gap_step) * Real(0.5) * coordinate_band * long_face_normal;
           const Transform point_at{transform_point(pose, start), {}};
           const Vec2 motion = rotate(pose.rotation, travel * along);
           const std::optional<CastHit> hit = shape_cast(compound, pose, point, point_at, motion);
           const std::optional<CastHit> swapped = shape_cast(point, point_at, compound, pose, -motion);
-          ASSERT_EQ(hit.has_value(), swapped.has_value()) << position.x << " " << angle << " " << gap_step << " " << reach_step;
+          ASSERT_EQ(hit.has_value(), swapped.has_value());
           if (!hit) continue;
           ++hits;
-          EXPECT_TRUE(allowed_at_corner(inverse_rotate(pose.rotation, hit->normal))) << position.x << " " << angle << " " << gap_step << " " << reach_step;
-          EXPECT_TRUE(allowed_at_corner(inverse_rotate(pose.rotation, -swapped->normal))) << position.x << " " << angle << " " << gap_step << " " << reach_step;
+          EXPECT_TRUE(allowed_at_corner(inverse_rotate(pose.rotation, hit->normal)));
+          EXPECT_TRUE(allowed_at_corner(inverse_rotate(pose.rotation, -swapped->normal)));
           // Met at the corner, not before it (the point is on or beyond it along the face), unless
           // touching from the start: far out the round-off of the motion's direction can close on
           // the face.
           const Vec2 met = inverse_transform_point(pose, point_at.position + hit->time * motion);
-          EXPECT_TRUE(hit->initially_touching ||
-                      dot(met - corner, along) >= -64 * contact_tolerance(coordinate_magnitude(position) + std::get<Compound>(compound).reach()))
-              << position.x << " " << angle << " " << gap_step << " " << reach_step;
+          EXPECT_TRUE(hit->initially_touching || dot(met - corner, along) >= -64 * coordinate_band);
           // The mirrored cast meets it at the same time, unless the point starts on the face (gap 0)
           // where whether sliding along it closes is round-off's call, in either order.
           if (gap_step > 0 || (!hit->initially_touching && !swapped->initially_touching)) {
-            EXPECT_EQ(hit->time, swapped->time) << position.x << " " << angle << " " << gap_step << " " << reach_step;
+            EXPECT_EQ(hit->time, swapped->time);
             EXPECT_EQ(hit->initially_touching, swapped->initially_touching);
           }
         }
@@ -812,7 +812,7 @@ TEST(CompoundCast, APointPassingASeamsEndWithinTheBandTakesTheOutlinesNormal) {
     for (int sample = 0; sample <= 16; ++sample) {
       const Transform along_path{moved.path[i] + (Real(sample) / 16) * (moved.path[i + 1] - moved.path[i]), start.rotation};
       const std::optional<Penetration> depth = penetration(compound, along_path, body_point, body_pose);
-      const Real band = 64 * contact_tolerance(coordinate_magnitude(along_path.position) + std::get<Compound>(compound).reach());
+      const Real band = 64 * contact_tolerance(coordinate_magnitude(along_path.position) + compound_reach);
       EXPECT_TRUE(!depth || depth->depth <= band) << i << " " << sample << ": " << depth->depth;
     }
   }
