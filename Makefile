@@ -91,7 +91,7 @@ FUZZ_RUNS ?= 200000
 FUZZ_MOVER_RUNS ?= 60000
 FUZZ_FLAGS = -rss_limit_mb=2048 -timeout=10 -artifact_prefix=build/fuzz/
 fuzz-build: deps build/fuzz/build.ninja
-	cmake --build build/fuzz -j1 --target $(FUZZ_TARGETS)
+	cmake --build build/fuzz --target $(FUZZ_TARGETS)
 
 fuzz: fuzz-build
 	@for target in $(FUZZ_TARGETS); do \
