@@ -676,23 +676,26 @@ std::optional<CastHit> shape_cast(const Shape& a, const Transform& transform_a, 
     for_each_part(b, b_to_a, &region, [&](const auto& part_b, const Transform& placed_b, int) {
       std::optional<CastHit> hit = shape_cast(part_a, placed_a, part_b, placed_b, motion, options);
       if (has_seams && hit) {
-        // Judged at the parts' own nearest points at the hit's pose: the cast stops up to a band
-        // short (half a band beyond target_separation for a circle, more for a long motion), so
-        // the point midway can lie off a seam's end that the part's point is on.
+        // A hit after time 0 is judged at the parts' own nearest points at the hit's pose: the
+        // cast stops up to a band short (half a band beyond target_separation for a circle, more
+        // for a long motion), so the point midway can lie off a seam's end that the part's point
+        // is on. A pair touching from the start, or whose parts touch at the hit (distance() then
+        // shares one estimate between them, which along a long face can lie well off the vertex
+        // touching it), is judged at the contact, each surface half the target separation off it.
         const Transform b_to_a_at_hit{b_to_a.position + hit->time * motion, b_to_a.rotation};
-        const DistanceResult at_hit = distance(part_a, placed_a, part_b, {placed_b.position + hit->time * motion, placed_b.rotation});
-        // Met at time 0 (closing on a piece), the surface the motion closes on is the one to report.
-        const SeamVerdict verdict = judge_on_outlines(a, b, b_to_a_at_hit, at_hit.point_a, at_hit.point_b, hit->normal,
-                                                      hit->time == 0 ? motion_direction : Vec2{});
-        if (verdict.enters) {
-          hit->normal = verdict.blocking_normal;
-        } else if (hit->time == 0 && verdict.normal != hit->normal && dot(motion_direction, verdict.normal) >= -direction_tolerance) {
-          // Touching at the start on a piece's corner that a seam ends at, where the piece's
-          // normal closed but the outline's there does not: sliding along or leaving it, no hit.
-          hit.reset();
-        } else {
-          hit->normal = verdict.normal;
+        Vec2 surface_a = hit->point - Real(0.5) * options.target_separation * hit->normal;
+        Vec2 surface_b = hit->point + Real(0.5) * options.target_separation * hit->normal;
+        if (hit->time > 0) {
+          const DistanceResult at_hit = distance(part_a, placed_a, part_b, {placed_b.position + hit->time * motion, placed_b.rotation});
+          if (!at_hit.overlapping) {
+            surface_a = at_hit.point_a;
+            surface_b = at_hit.point_b;
+          }
         }
+        // Met at time 0 (closing on a piece), the surface the motion closes on is the one to report.
+        const SeamVerdict verdict = judge_on_outlines(a, b, b_to_a_at_hit, surface_a, surface_b, hit->normal,
+                                                      hit->time == 0 ? motion_direction : Vec2{});
+        hit->normal = verdict.enters ? verdict.blocking_normal : verdict.normal;
       } else if (has_seams && motion_length > 0 && (!earliest || earliest->time > 0)) {
         const Aabb box_b_now = compute_aabb(part_b, placed_b);
         if (reached_a.overlaps(box_b_now)) {

@@ -818,6 +818,75 @@ TEST(CompoundCast, APointPassingASeamsEndWithinTheBandTakesTheOutlinesNormal) {
   }
 }
 
+TEST(CompoundCast, AFaceRestingOnASeamsEndIsMetWhereverTheMotionClosesOnIt) {
+  // From the mover fuzzer (its numbers, exact in float), against first versions of the fix above:
+  // a polygon 4,096 across, and a rounded one 130,000 across (radius 776), each pushed out of a
+  // compound of two triangles, rest on the vertex where the triangles' seam ends. The pieces meet
+  // the mover at time 0 with its own normal; judged at a point a little off the vertex (the parts'
+  // shared nearest-point estimate, 0.013 along the long face, or the contact point, 0.0026 off),
+  // the outline allows only the next face's normal there, which a motion within a few degrees of
+  // the mover's face does not close on. A rule that dropped such hits let the movers slide 44 and
+  // 502 into the compound. A pair touching from the start is judged at the contact and keeps its
+  // hit (with that normal still: the mover stops there instead of sliding, CHANGELOG "Known").
+  // From the resting pose, a cast in any direction that meets nothing never sinks into the
+  // compound on the way.
+  const Shape compound = make_compound({triangle({-209.828125f, 44}, {-168.25f, 192}, {-255.25f, 192.257812f}),
+                                        triangle({-255.25f, 192.257812f}, {-123.820312f, -253.8125f}, {-209.828125f, 44})})
+                             .value();
+  const Transform compound_pose{{-1024, -1020.625f}, Rot::from_angle(Real(-18384) * Real(3.14159265358979) / 32768)};
+  World world;
+  BodyDefinition body;
+  body.shape = compound;
+  body.transform = compound_pose;
+  world.add(std::move(body));
+  world.update();
+  auto check_resting = [&](const Shape& mover, const Transform& start, Vec2 motion) {
+    const PushOutResult pushed = push_out(world, mover, start);
+    ASSERT_EQ(pushed.status, PushOutStatus::resolved);
+    const Real band = 64 * contact_tolerance(coordinate_magnitude(pushed.transform.position) + size_scale(mover) + size_scale(compound) +
+                                             coordinate_magnitude(compound_pose.position));
+    auto depth_at = [&](const Transform& pose) {
+      const std::optional<Penetration> found = penetration(compound, compound_pose, mover, pose);
+      return found ? found->depth : Real(0);
+    };
+    // Every degree: the motions the dropped hits let through lie within a few degrees of the face.
+    for (int step = 0; step < 360; ++step) {
+      SCOPED_TRACE(testing::Message() << "direction " << step << " degrees");
+      const Real angle = Real(step) * Real(3.14159265358979) / 180;
+      const Vec2 along = length(motion) * Vec2{std::cos(angle), std::sin(angle)};
+      const std::optional<CastHit> hit = shape_cast(compound, compound_pose, mover, pushed.transform, along);
+      const Real free_until = hit ? hit->time : Real(1);
+      for (int sample = 1; sample <= 16; ++sample) {
+        EXPECT_LE(depth_at({pushed.transform.position + (free_until * Real(sample) / 16) * along, start.rotation}), band) << "sample " << sample;
+      }
+    }
+    // The fuzzer's move ends, and passes, overlapping nothing beyond the band.
+    const MoveResult moved = move_and_slide(world, mover, start, motion, {.skin = 0});
+    EXPECT_LE(depth_at(moved.transform), band);
+    for (std::size_t i = 1; i + 1 < moved.path.size(); ++i) {
+      for (int sample = 1; sample <= 16; ++sample) {
+        EXPECT_LE(depth_at({moved.path[i] + (Real(sample) / 16) * (moved.path[i + 1] - moved.path[i]), start.rotation}), band) << i << " " << sample;
+      }
+    }
+  };
+  {
+    SCOPED_TRACE("a polygon 4,096 across");
+    const Shape mover = make_polygon(std::vector<Vec2>{{-2047.5f, -2042.5f}, {-1686.625f, -2043.875f}, {2047.9375f, -2016.0625f},
+                                                       {2047.9375f, 2047.9375f}, {-656.0625f, 2047.9375f}, {-1984.0625f, 2047.6875f},
+                                                       {-2046.625f, -1696}})
+                            .value();
+    check_resting(mover, {{-1024, 848}, Rot::from_angle(Real(-32513) * Real(3.14159265358979) / 32768)}, {-623.28125f, -1023.28125f});
+  }
+  {
+    SCOPED_TRACE("a rounded polygon 130,000 across");
+    const Shape mover = make_polygon(std::vector<Vec2>{{-65320, -36768}, {-64976, -65344}, {49152, -65536}, {49218, -46656}, {-20994, 65534},
+                                                       {-60904, 9234}},
+                                     775.96875f)
+                            .value();
+    check_resting(mover, {{1023.84375f, -1024}, Rot::from_angle(Real(32562) * Real(3.14159265358979) / 32768)}, {-671.625f, 144.28125f});
+  }
+}
+
 TEST(CompoundPenetration, APointAtTheTipOfANarrowNotchOnlyTouches) {
   // From the mover fuzzer (its numbers, exact in float): three triangles 6.7e7 across meeting at a
   // vertex, with a notch of 1.8 degrees between two of them reaching it, and a point (a circle of
