@@ -44,6 +44,17 @@ Rectangle placed_rectangle(Vec2 lower, Vec2 upper, const Transform& transform) {
 CompoundChild piece(std::vector<Vec2> corners) { return CompoundChild{make_polygon(corners).value(), {}}; }
 CompoundChild triangle(Vec2 p, Vec2 q, Vec2 r) { return piece({p, q, r}); }
 
+/// A world holding one body, its pairs updated.
+World world_holding(const Shape& shape, const Transform& transform) {
+  World world;
+  BodyDefinition body;
+  body.shape = shape;
+  body.transform = transform;
+  world.add(std::move(body));
+  world.update();
+  return world;
+}
+
 /// A fuzzer's rotation, unit to round-off in float, normalised in Real: in double it would
 /// otherwise scale coordinates 1e6 from the origin by its float round-off.
 Rot unit_rotation(Vec2 turned) {
@@ -798,12 +809,7 @@ TEST(CompoundCast, APointPassingASeamsEndWithinTheBandTakesTheOutlinesNormal) {
   // (-1024, -1024), slides along the long face past the corner and never into the outline.
   const Shape body_point = Circle{{-32, -32}, 0};
   const Transform body_pose{{-1024, -1020.8125f}, Rot::from_angle(Real(-1536) * Real(3.14159265358979) / 32768)};
-  World world;
-  BodyDefinition body;
-  body.shape = body_point;
-  body.transform = body_pose;
-  world.add(std::move(body));
-  world.update();
+  const World world = world_holding(body_point, body_pose);
   const Transform start{{-1024, -1024}, Rot::from_angle(Real(-3.14159265358979))};
   const MoveResult moved = move_and_slide(world, compound, start, {-1024, -1024}, {.skin = 0});
   ASSERT_NE(moved.pushed_out, Vec2{});
@@ -834,12 +840,7 @@ TEST(CompoundCast, AFaceRestingOnASeamsEndIsMetWhereverTheMotionClosesOnIt) {
                                         triangle({-255.25f, 192.257812f}, {-123.820312f, -253.8125f}, {-209.828125f, 44})})
                              .value();
   const Transform compound_pose{{-1024, -1020.625f}, Rot::from_angle(Real(-18384) * Real(3.14159265358979) / 32768)};
-  World world;
-  BodyDefinition body;
-  body.shape = compound;
-  body.transform = compound_pose;
-  world.add(std::move(body));
-  world.update();
+  const World world = world_holding(compound, compound_pose);
   auto check_resting = [&](const Shape& mover, const Transform& start, Vec2 motion) {
     const PushOutResult pushed = push_out(world, mover, start);
     ASSERT_EQ(pushed.status, PushOutStatus::resolved);
@@ -984,12 +985,7 @@ TEST(CompoundPenetration, ASegmentWithinTheBandsOfASliversSeamIsInsideTheOutline
     EXPECT_GE(swapped->depth, middle_depth - band);
   }
   // push_out() of the compound from a world holding the segment frees it.
-  World world;
-  BodyDefinition body;
-  body.shape = segment;
-  body.transform = segment_pose;
-  world.add(std::move(body));
-  world.update();
+  const World world = world_holding(segment, segment_pose);
   const PushOutResult pushed = push_out(world, compound, started);
   EXPECT_EQ(pushed.status, PushOutStatus::resolved);
   const std::optional<Penetration> after = penetration(segment, segment_pose, compound, pushed.transform);
