@@ -617,23 +617,25 @@ namespace {
 /// their parts (src/seams.cpp, outline_contact), the points and the normal (A to B) in A's frame,
 /// B placed by `b_to_a`: the normal the outlines allow nearest `normal` (unchanged off the
 /// seams), and, for B moving along `direction` (unit, zero for none), whether it enters an
-/// outline at a seam and the normal it closes on there.
+/// outline at a seam and the normal it closes on there. `contact_band` is how far the points may
+/// lie from the contact they stand for (a vertex of a piece that close is at the contact).
 struct SeamVerdict {
   Vec2 normal;
   bool enters = false;
   Vec2 blocking_normal;
 };
-SeamVerdict judge_on_outlines(const Shape& a, const Shape& b, const Transform& b_to_a, Vec2 point_a, Vec2 point_b, Vec2 normal, Vec2 direction) {
+SeamVerdict judge_on_outlines(const Shape& a, const Shape& b, const Transform& b_to_a, Vec2 point_a, Vec2 point_b, Vec2 normal, Vec2 direction,
+                              Real contact_band) {
   SeamVerdict verdict{normal, false, {}};
   if (const Compound* compound = std::get_if<Compound>(&a)) {
-    const detail::OutlineContact outline = detail::outline_contact(*compound, point_a, normal, direction);
+    const detail::OutlineContact outline = detail::outline_contact(*compound, point_a, normal, direction, contact_band);
     verdict = {outline.normal, outline.on_seam && outline.enters, outline.blocking_normal};
   }
   if (const Compound* compound = std::get_if<Compound>(&b)) {
     // Seen from B: its outward normal is the contact normal reversed, and A moves the other way.
     const detail::OutlineContact outline = detail::outline_contact(*compound, inverse_transform_point(b_to_a, point_b),
                                                                    inverse_rotate(b_to_a.rotation, -verdict.normal),
-                                                                   inverse_rotate(b_to_a.rotation, -direction));
+                                                                   inverse_rotate(b_to_a.rotation, -direction), contact_band);
     if (outline.on_seam) {
       verdict.normal = -rotate(b_to_a.rotation, outline.normal);
       if (outline.enters && !verdict.enters) {
@@ -693,8 +695,11 @@ std::optional<CastHit> shape_cast(const Shape& a, const Transform& transform_a, 
           }
         }
         // Met at time 0 (closing on a piece), the surface the motion closes on is the one to report.
+        // The contact point stands for the parts' contact within the pair's band (a vertex
+        // touching a long face has its estimate somewhere along the face within it).
+        const Real contact_band = contact_tolerance(coordinate_magnitude(hit->point) + size_scale(part_a) + size_scale(part_b));
         const SeamVerdict verdict = judge_on_outlines(a, b, b_to_a_at_hit, surface_a, surface_b, hit->normal,
-                                                      hit->time == 0 ? motion_direction : Vec2{});
+                                                      hit->time == 0 ? motion_direction : Vec2{}, contact_band);
         hit->normal = verdict.enters ? verdict.blocking_normal : verdict.normal;
       } else if (has_seams && motion_length > 0 && (!earliest || earliest->time > 0)) {
         const Aabb box_b_now = compute_aabb(part_b, placed_b);
@@ -703,7 +708,7 @@ std::optional<CastHit> shape_cast(const Shape& a, const Transform& transform_a, 
           const Real band = contact_tolerance(coordinate_magnitude(start.point_a) + coordinate_magnitude(start.point_b) + size_scale(part_a) +
                                               size_scale(part_b));
           if (start.distance <= options.target_separation + band) {
-            const SeamVerdict verdict = judge_on_outlines(a, b, b_to_a, start.point_a, start.point_b, start.normal, motion_direction);
+            const SeamVerdict verdict = judge_on_outlines(a, b, b_to_a, start.point_a, start.point_b, start.normal, motion_direction, band);
             if (verdict.enters) hit = CastHit{0, Real(0.5) * (start.point_a + start.point_b), verdict.blocking_normal, true};
           }
         }

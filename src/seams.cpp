@@ -56,15 +56,16 @@ bool in_normal_cone(Vec2 normal, Vec2 first, Vec2 last) {
   return cross(first, normal) >= -slack && cross(normal, last) >= -slack && dot(normal, first + last) >= 0;
 }
 
-/// Does `child` (compound frame) allow an outward surface normal at q (compound frame)?
-bool child_allows(const CompoundChild& child, Vec2 q, Vec2 normal, Real tolerance) {
+/// Does `child` (compound frame) allow an outward surface normal at q (compound frame)? A vertex
+/// within `vertex_reach` of q (at least `tolerance`) counts as at q: its normals are allowed.
+bool child_allows(const CompoundChild& child, Vec2 q, Vec2 normal, Real tolerance, Real vertex_reach) {
   const PointProjection nearest = closest_point_on_child(child, q);
   if (nearest.signed_distance < -tolerance) return false;  // q is inside this child: not the outline
   if (nearest.signed_distance > tolerance) return true;    // q is not on this child
   if (const Polygon* polygon = std::get_if<Polygon>(&child.shape); polygon != nullptr && polygon->radius() == 0) {
     const int count = polygon->count();
     for (int i = 0; i < count; ++i) {
-      if (length(transform_point(child.transform, polygon->vertices()[i]) - q) <= tolerance) {
+      if (length(transform_point(child.transform, polygon->vertices()[i]) - q) <= std::max(tolerance, vertex_reach)) {
         const Vec2 before = rotate(child.transform.rotation, polygon->normals()[(i + count - 1) % count]);
         const Vec2 after = rotate(child.transform.rotation, polygon->normals()[i]);
         return in_normal_cone(normal, before, after);
@@ -75,8 +76,8 @@ bool child_allows(const CompoundChild& child, Vec2 q, Vec2 normal, Real toleranc
 }
 
 /// Does every child that q lies on (or in), `except` aside, allow `normal` as the outline's
-/// outward normal at q (compound frame)?
-bool outline_allows_at(const Compound& compound, Vec2 q, Vec2 normal, Real tolerance, int except = -1) {
+/// outward normal at q (compound frame)? `vertex_reach` as for child_allows.
+bool outline_allows_at(const Compound& compound, Vec2 q, Vec2 normal, Real tolerance, int except = -1, Real vertex_reach = 0) {
   bool allowed = true;
   for_each_child_overlapping(compound, Aabb{q, q}.expanded(tolerance), [&](int other) {
     if (other == except) return true;
@@ -86,7 +87,7 @@ bool outline_allows_at(const Compound& compound, Vec2 q, Vec2 normal, Real toler
     // also that of the child's coordinates (its box's corners).
     const Aabb& box = compound.child_boxes()[static_cast<std::size_t>(other)];
     const Real child_band = contact_tolerance(coordinate_magnitude(q) + std::max(coordinate_magnitude(box.lower), coordinate_magnitude(box.upper)));
-    allowed = child_allows(compound.children()[other], q, normal, std::max(tolerance, child_band));
+    allowed = child_allows(compound.children()[other], q, normal, std::max(tolerance, child_band), vertex_reach);
     return allowed;
   });
   return allowed;
@@ -231,7 +232,7 @@ bool feature_is_voided(const Compound& compound, const SeamView& view, const std
 
 }  // namespace
 
-OutlineContact outline_contact(const Compound& compound, Vec2 q, Vec2 wanted, Vec2 direction) {
+OutlineContact outline_contact(const Compound& compound, Vec2 q, Vec2 wanted, Vec2 direction, Real vertex_reach) {
   // The pieces through q, each seen from q: its faces through q (one inside a face, two at a
   // corner), split into seams and outside faces. Moving along `direction` enters a piece when it
   // goes into the piece across every face through q (along a seam counts: the piece beyond the
@@ -278,11 +279,11 @@ OutlineContact outline_contact(const Compound& compound, Vec2 q, Vec2 wanted, Ve
   result.enters = direction != Vec2{} && enters;
   // The normal asked for when allowed; else the face normal nearest it, an allowed one first (at
   // a reflex corner no face's normal is allowed by both pieces).
-  if (!outline_allows_at(compound, q, wanted, tolerance)) {
+  if (!outline_allows_at(compound, q, wanted, tolerance, -1, vertex_reach)) {
     int best = -1;
     bool best_allowed = false;
     for (int i = 0; i < static_cast<int>(faces.size()); ++i) {
-      const bool allowed = outline_allows_at(compound, q, faces[i], tolerance);
+      const bool allowed = outline_allows_at(compound, q, faces[i], tolerance, -1, vertex_reach);
       if (best < 0 || (allowed && !best_allowed) || (allowed == best_allowed && dot(faces[i], wanted) > dot(faces[best], wanted))) {
         best = i;
         best_allowed = allowed;

@@ -38,7 +38,9 @@ struct OutlineContact {
 
 /// The outline's verdict at q (compound frame) on the outward normal `wanted` and, when
 /// `direction` (unit, compound frame) is not zero, on moving from q along it (src/seams.cpp).
-OutlineContact outline_contact(const Compound& compound, Vec2 q, Vec2 wanted, Vec2 direction);
+/// `vertex_reach` (length units) is how far q may lie from the contact it stands for: a piece's
+/// vertex that close counts as at q, so the normals of its corner are allowed.
+OutlineContact outline_contact(const Compound& compound, Vec2 q, Vec2 wanted, Vec2 direction, Real vertex_reach);
 
 /// True when the point `surface` of child `owner`'s surface (compound frame) is covered by
 /// another child: one flush against it there (touching `surface` within `depth`, its own surface

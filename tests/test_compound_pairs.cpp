@@ -833,9 +833,10 @@ TEST(CompoundCast, AFaceRestingOnASeamsEndIsMetWhereverTheMotionClosesOnIt) {
   // the outline allows only the next face's normal there, which a motion within a few degrees of
   // the mover's face does not close on. A rule that dropped such hits let the movers slide 44 and
   // 502 into the compound. A pair touching from the start is judged at the contact and keeps its
-  // hit (with that normal still: the mover stops there instead of sliding, CHANGELOG "Known").
-  // From the resting pose, a cast in any direction that meets nothing never sinks into the
-  // compound on the way.
+  // hit, and a vertex within the pair's band of the contact counts as at it, so the corner's
+  // normals (the mover's among them) are allowed. From the resting pose, a cast in any direction
+  // that meets nothing never sinks into the compound on the way, and a hit at time 0 has a normal
+  // the motion closes on.
   const Shape compound = make_compound({triangle({-209.828125f, 44}, {-168.25f, 192}, {-255.25f, 192.257812f}),
                                         triangle({-255.25f, 192.257812f}, {-123.820312f, -253.8125f}, {-209.828125f, 44})})
                              .value();
@@ -856,6 +857,9 @@ TEST(CompoundCast, AFaceRestingOnASeamsEndIsMetWhereverTheMotionClosesOnIt) {
       const Real angle = Real(step) * Real(3.14159265358979) / 180;
       const Vec2 along = length(motion) * Vec2{std::cos(angle), std::sin(angle)};
       const std::optional<CastHit> hit = shape_cast(compound, compound_pose, mover, pushed.transform, along);
+      if (hit && hit->time == 0) {
+        EXPECT_LT(dot(along, hit->normal), 0);  // a normal the motion closes on, so a mover slides along it
+      }
       const Real free_until = hit ? hit->time : Real(1);
       for (int sample = 1; sample <= 16; ++sample) {
         EXPECT_LE(depth_at({pushed.transform.position + (free_until * Real(sample) / 16) * along, start.rotation}), band) << "sample " << sample;
