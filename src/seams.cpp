@@ -57,11 +57,11 @@ bool in_normal_cone(Vec2 normal, Vec2 first, Vec2 last) {
 }
 
 /// Does `child` (compound frame) allow an outward surface normal at q (compound frame)? A vertex
-/// within `vertex_reach` of q (at least `tolerance`) counts as at q: its normals are allowed.
+/// within `vertex_reach` of q (at least `tolerance`) counts as at q, whether or not q lies on the
+/// child: its corner's normals are allowed and no other (so every piece at a seam's end has its say).
 bool child_allows(const CompoundChild& child, Vec2 q, Vec2 normal, Real tolerance, Real vertex_reach) {
   const PointProjection nearest = closest_point_on_child(child, q);
   if (nearest.signed_distance < -tolerance) return false;  // q is inside this child: not the outline
-  if (nearest.signed_distance > tolerance) return true;    // q is not on this child
   if (const Polygon* polygon = std::get_if<Polygon>(&child.shape); polygon != nullptr && polygon->radius() == 0) {
     const int count = polygon->count();
     for (int i = 0; i < count; ++i) {
@@ -72,6 +72,7 @@ bool child_allows(const CompoundChild& child, Vec2 q, Vec2 normal, Real toleranc
       }
     }
   }
+  if (nearest.signed_distance > tolerance) return true;  // q is not on this child
   return dot(normal, nearest.normal) >= same_direction_cosine;
 }
 
@@ -79,7 +80,7 @@ bool child_allows(const CompoundChild& child, Vec2 q, Vec2 normal, Real toleranc
 /// outward normal at q (compound frame)? `vertex_reach` as for child_allows.
 bool outline_allows_at(const Compound& compound, Vec2 q, Vec2 normal, Real tolerance, int except = -1, Real vertex_reach = 0) {
   bool allowed = true;
-  for_each_child_overlapping(compound, Aabb{q, q}.expanded(tolerance), [&](int other) {
+  for_each_child_overlapping(compound, Aabb{q, q}.expanded(std::max(tolerance, vertex_reach)), [&](int other) {
     if (other == except) return true;
     // q's distance from a child's face carries the round-off of the face's vertices too: a contact
     // point 5,700 deep against a cut whose ends are 3.4e7 out lay 4 off the cut in float, beyond
