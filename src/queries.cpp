@@ -816,14 +816,14 @@ PointProjection closest_point(const Compound& shape, const Transform& transform,
   }
   // Is a child's surface point covered by another child (a probe a little onward lies well inside
   // another child)? Then it is a seam, not the outline.
-  auto covered = [&](Vec2 surface, Vec2 outward, int owner) {
+  auto covered = [&](Vec2 surface, Vec2 outward, Vec2 face_from, Vec2 face_to, int owner) {
     const Real tolerance = tolerance_at(surface);
-    return detail::covered_by_another_child(shape, surface, outward, owner, 2 * tolerance, tolerance);
+    return detail::covered_by_another_child(shape, surface, outward, face_from, face_to, owner, 2 * tolerance, tolerance);
   };
   // A point outside every child by less than the band, beside a covered surface, lies in the
   // crack round-off leaves along a seam: it is inside.
   const bool in_a_crack = nearest.signed_distance > 0 && nearest.signed_distance <= tolerance_at(nearest.point) &&
-                          covered(nearest.point, nearest.normal, nearest_child);
+                          covered(nearest.point, nearest.normal, nearest.point, nearest.point, nearest_child);
   if (nearest.signed_distance <= 0 || in_a_crack) {
     // The nearest point of the outline: faces that are not seams, and the surfaces of children
     // that are not polygons, where no other child covers them.
@@ -831,11 +831,13 @@ PointProjection closest_point(const Compound& shape, const Transform& transform,
     // A corner is on the outline when some point close around it is outside every child: probes
     // at 32 angles, and along the bisector between each two neighbouring directions of the pieces'
     // edges leaving the corner (a notch narrower than the 32 probes' spacing, 11 degrees, opens
-    // between two of them).
+    // between two of them), both close to the corner and, for a notch narrower than that, where
+    // it is one tolerance wide; a notch narrower than that along the whole of its shorter side is
+    // a crack round-off left along a seam, not outline (as covered_by_another_child judges it).
     auto corner_on_outline = [&](Vec2 corner) {
       const Real tolerance = tolerance_at(corner);
-      auto outside_every_child = [&](Vec2 direction) {
-        const Vec2 probe = corner + 2 * tolerance * direction;
+      auto outside_every_child = [&](Vec2 direction, Real reach) {
+        const Vec2 probe = corner + reach * direction;
         bool outside = true;
         detail::for_each_child_overlapping(shape, Aabb{probe, probe}, [&](int other) {
           outside = project(other, probe).signed_distance > 0;
@@ -846,9 +848,13 @@ PointProjection closest_point(const Compound& shape, const Transform& transform,
       constexpr int probes = 32;
       for (int k = 0; k < probes; ++k) {
         const Real angle = Real(2 * 3.14159265358979323846) * Real(k) / Real(probes);
-        if (outside_every_child({std::cos(angle), std::sin(angle)})) return true;
+        if (outside_every_child({std::cos(angle), std::sin(angle)}, 2 * tolerance)) return true;
       }
-      std::vector<Vec2> leaving;  // unit directions of the edges leaving polygon vertices at the corner
+      struct Leaving {
+        Vec2 direction;  // unit
+        Real length;
+      };
+      std::vector<Leaving> leaving;  // the edges leaving polygon vertices at the corner
       detail::for_each_child_overlapping(shape, Aabb{corner, corner}.expanded(tolerance), [&](int other) {
         const Polygon* polygon = std::get_if<Polygon>(&children[other].shape);
         if (polygon == nullptr) return true;
@@ -858,32 +864,43 @@ PointProjection closest_point(const Compound& shape, const Transform& transform,
           const Vec2 vertex = transform_point(placement, polygon->vertices()[i]);
           if (length(vertex - corner) > tolerance) continue;
           for (const int neighbour : {(i + 1) % count, (i + count - 1) % count}) {
-            leaving.push_back(normalize(transform_point(placement, polygon->vertices()[neighbour]) - vertex));
+            const Vec2 edge = transform_point(placement, polygon->vertices()[neighbour]) - vertex;
+            leaving.push_back({normalize(edge), length(edge)});
           }
         }
         return true;
       });
-      std::sort(leaving.begin(), leaving.end(), [](Vec2 a, Vec2 b) { return std::atan2(a.y, a.x) < std::atan2(b.y, b.x); });
+      std::sort(leaving.begin(), leaving.end(),
+                [](const Leaving& a, const Leaving& b) { return std::atan2(a.direction.y, a.direction.x) < std::atan2(b.direction.y, b.direction.x); });
       for (std::size_t k = 0; k < leaving.size(); ++k) {
-        const Vec2 first = leaving[k], second = leaving[(k + 1) % leaving.size()];
-        const Vec2 between = first + second;  // the bisector (turning counter-clockwise from first to second)
-        if (length_squared(between) > 0 && cross(first, second) > 0 && outside_every_child(normalize(between))) return true;
+        const Leaving& first = leaving[k];
+        const Leaving& second = leaving[(k + 1) % leaving.size()];
+        const Vec2 between = first.direction + second.direction;  // the bisector (turning counter-clockwise from first to second)
+        if (!(length_squared(between) > 0 && cross(first.direction, second.direction) > 0)) continue;
+        const Vec2 bisector = normalize(between);
+        if (outside_every_child(bisector, 2 * tolerance)) return true;
+        // |first - second| is twice the sine of half the notch's angle: at `reach` along the
+        // bisector, the notch is one tolerance wide (the margin of the covering test's probe).
+        const Real reach = tolerance / length(first.direction - second.direction);
+        if (reach <= std::min(first.length, second.length) && outside_every_child(bisector, reach)) return true;
       }
       return false;
     };
     // A face point is on the outline unless a probe out along the face normal is in another child.
-    auto consider = [&](Vec2 surface, Vec2 outward, int owner, bool at_corner) {
+    // False when the point is nearer than the best so far but not on the outline.
+    // [face_from, face_to] is the face through the point (both the point for a rounded surface).
+    auto consider = [&](Vec2 surface, Vec2 outward, Vec2 face_from, Vec2 face_to, int owner, bool at_corner) {
       const Real depth = -length(surface - local);
-      if (depth <= nearest.signed_distance) return;
-      if (at_corner ? corner_on_outline(surface) : !covered(surface, outward, owner)) {
-        nearest = {surface, depth, at_corner && depth < 0 ? normalize(surface - local) : outward};
-      }
+      if (depth <= nearest.signed_distance) return true;
+      if (!(at_corner ? corner_on_outline(surface) : !covered(surface, outward, face_from, face_to, owner))) return false;
+      nearest = {surface, depth, at_corner && depth < 0 ? normalize(surface - local) : outward};
+      return true;
     };
     for (int child = 0; child < static_cast<int>(children.size()); ++child) {
       const Polygon* polygon = std::get_if<Polygon>(&children[child].shape);
       if (polygon == nullptr || polygon->radius() > 0) {
         const PointProjection projection = project(child, local);
-        consider(projection.point, projection.normal, child, false);
+        consider(projection.point, projection.normal, projection.point, projection.point, child, false);
         continue;
       }
       const Transform& placement = children[child].transform;
@@ -898,7 +915,14 @@ PointProjection closest_point(const Compound& shape, const Transform& transform,
         // outline though a probe off either face there lies in the other piece.
         const Real corner_reach = 2 * tolerance_at(surface);
         const bool at_corner = along <= 0 || along >= 1 || length(surface - v1) <= corner_reach || length(surface - v2) <= corner_reach;
-        consider(surface, rotate(placement.rotation, polygon->normals()[face]), child, at_corner);
+        const Vec2 outward = rotate(placement.rotation, polygon->normals()[face]);
+        if (consider(surface, outward, v1, v2, child, at_corner)) continue;
+        // The face's nearest point is not on the outline: its ends may still be (a point of a
+        // notch's side a hair from its tip is judged as a corner, but has no edges leaving it for
+        // the bisector probes to find the notch by; the tip has).
+        for (const Vec2 end : {v1, v2}) {
+          if (!(end == surface)) consider(end, outward, v1, v2, child, true);
+        }
       }
     }
     if (nearest.signed_distance == -std::numeric_limits<Real>::max()) nearest = {local, 0, {1, 0}};  // no uncovered outline found

@@ -302,7 +302,42 @@ OutlineContact outline_contact(const Compound& compound, Vec2 q, Vec2 wanted, Ve
   return result;
 }
 
-bool covered_by_another_child(const Compound& compound, Vec2 surface, Vec2 outward, int owner, Real step, Real depth) {
+namespace {
+
+/// True when a face of the polygon `child` faces back along `outward` (compound frame) and rises
+/// more than `margin` off the line through `surface` (normal `outward`) somewhere over the stretch
+/// of the owner's face [face_from, face_to] that both faces span: the two faces diverge (a
+/// notch's sides) rather than lie flush (a seam's crack), whatever their gap at `surface`.
+bool face_diverges(const CompoundChild& child, Vec2 surface, Vec2 outward, Vec2 face_from, Vec2 face_to, Real margin) {
+  const Polygon* polygon = std::get_if<Polygon>(&child.shape);
+  if (polygon == nullptr) return false;
+  const Vec2 along = face_to - face_from;
+  const Real face_length_squared = length_squared(along);
+  const int count = polygon->count();
+  for (int edge = 0; edge < count; ++edge) {
+    if (dot(rotate(child.transform.rotation, polygon->normals()[edge]), outward) > -same_direction_cosine) continue;
+    const Vec2 start = transform_point(child.transform, polygon->vertices()[edge]);
+    const Vec2 end = transform_point(child.transform, polygon->vertices()[(edge + 1) % count]);
+    // The edge's stretch over the owner's face, as parameters of the edge.
+    Real first = 0, last = 1;
+    if (face_length_squared > 0) {
+      const Real at_start = dot(start - face_from, along) / face_length_squared, at_end = dot(end - face_from, along) / face_length_squared;
+      if (at_start == at_end) continue;
+      first = std::clamp((0 - at_start) / (at_end - at_start), Real(0), Real(1));
+      last = std::clamp((1 - at_start) / (at_end - at_start), Real(0), Real(1));
+      if (first > last) std::swap(first, last);
+    }
+    for (const Real t : {first, last}) {
+      if (dot(lerp(start, end, t) - surface, outward) - polygon->radius() > margin) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+bool covered_by_another_child(const Compound& compound, Vec2 surface, Vec2 outward, Vec2 face_from, Vec2 face_to, int owner, Real step,
+                              Real depth) {
   const Vec2 probe = surface + step * outward;
   bool inside_another = false;
   for_each_child_overlapping(compound, Aabb{probe, probe}, [&](int other) {
@@ -310,7 +345,8 @@ bool covered_by_another_child(const Compound& compound, Vec2 surface, Vec2 outwa
     const CompoundChild& child = compound.children()[other];
     if (!(closest_point_on_child(child, probe).signed_distance < -depth)) return true;  // the probe is not inside this one
     const PointProjection at_surface = closest_point_on_child(child, surface);
-    inside_another = at_surface.signed_distance <= depth && dot(at_surface.normal, outward) <= -same_direction_cosine;
+    inside_another = at_surface.signed_distance <= depth && dot(at_surface.normal, outward) <= -same_direction_cosine &&
+                     !face_diverges(child, surface, outward, face_from, face_to, step - depth);
     return !inside_another;
   });
   return inside_another;
@@ -333,7 +369,8 @@ bool outside_face_near(const Compound& compound, Vec2 q, Real reach) {
       // Near, and not on the stretch of a face that a neighbour covers (a face only partly under
       // one is no seam: a point 1,500 inside the outline lay on such a stretch).
       near = length(nearest - q) <= reach &&
-             !covered_by_another_child(compound, nearest, rotate(child.transform.rotation, polygon->normals()[edge]), index, reach, reach / 4);
+             !covered_by_another_child(compound, nearest, rotate(child.transform.rotation, polygon->normals()[edge]), from, to, index, reach,
+                                       reach / 4);
     }
     return !near;
   });

@@ -308,13 +308,14 @@ void expect_outline_distance_all_round(const Shape& shape, const Transform& pose
 }
 
 /// The fuzzer's ray for a compound placed by `pose`, from (-32, -32) by (-32, -32) with a max
-/// fraction of 2: it must hit at the local `corner` (the ray runs along the local diagonal), and
-/// the hit point must lie on the surface within the touching band.
-void expect_fuzzer_ray_meets(const Shape& shape, const Transform& pose, Vec2 corner) {
+/// fraction of 2: it must hit at the local `corner` (the ray runs along the local diagonal), or up
+/// to `short_of` (length) before it, and the hit point must lie on the surface within the touching
+/// band.
+void expect_fuzzer_ray_meets(const Shape& shape, const Transform& pose, Vec2 corner, Real short_of = 0) {
   const Ray ray{{-32, -32}, {-32, -32}, 2};
   const std::optional<RayHit> hit = raycast(shape, pose, ray);
   ASSERT_TRUE(hit.has_value());
-  EXPECT_NEAR(hit->fraction, corner.x / 32, 1e-5f);
+  EXPECT_NEAR(hit->fraction, corner.x / 32 - short_of / length(ray.translation) / 2, 1e-5f + short_of / length(ray.translation) / 2);
   EXPECT_LE(std::abs(closest_point(shape, pose, hit->point).signed_distance), 4 * contact_tolerance(coordinate_magnitude(hit->point) + size_scale(shape)));
 }
 
@@ -1073,18 +1074,83 @@ TEST(CompoundPointQuery, TheTipOfANotchNarrowerThanTheCornerProbesIsOnTheOutline
   // for the outline, and as each face's nearest point to it is the tip itself, the nearest
   // outline point was a face 3.7 away: the hit was "3.7 inside". The corner is now also probed
   // along the bisector between each two neighbouring directions of the pieces' edges leaving it.
-  // Oracle: the union's outline (concave at the tip), its signed
-  // distance in long double, all round the tip.
+  // The CI smoke later found the same pieces with a notch of 0.02 degrees, narrower than the
+  // probe distance along its last 4 units; the ray's hit, 0.007 short of the tip on the notch's
+  // side, was "3.5 inside". A notch's bisector is now also probed where the notch is wide enough
+  // to hold a probe clear of both sides, and where a face's nearest point is covered, its ends
+  // are candidates for the nearest outline point. Oracle: the union's outline (concave at the
+  // tip), its signed distance in long double, all round the tip.
   const Vec2 tip{0x1.7774p+4f, 0x1.7774p+4f}, bottom_left{-32, -32}, right{0x1.fc34p+4f, -0x1.ccp+4f}, top_right{0x1.fcap+4f, 0x1.fffcp+4f};
-  const Vec2 top{0x1.a7a8p+4f, 0x1.fffcp+4f}, left{-32, -0x1.d73cp+4f};
-  const Compound compound =
-      make_compound({triangle(tip, bottom_left, right), triangle(right, top_right, tip), piece({top_right, top, left, tip})}).value();
-  const Shape shape = compound;
-  const Transform pose{{-32, -32}, {-1, 0x1.777a5cp-24f}};  // as the fuzzer placed it (a half turn)
-  const Ring ring = placed_ring({bottom_left, right, top_right, top, left, tip}, pose);
-  expect_outline_distance_all_round(shape, pose, ring, tip);
-  // The fuzzer's ray, from the compound's origin along the notch's lower side: it hits the tip.
-  expect_fuzzer_ray_meets(shape, pose, tip);
+  const Vec2 top{0x1.a7a8p+4f, 0x1.fffcp+4f};
+  for (const Vec2 left : {Vec2{-32, -0x1.d73cp+4f}, Vec2{-32, -0x1.ff4p+4f}, Vec2{-0x1.ff48p+4f, -0x1.ff4p+4f}}) {
+    SCOPED_TRACE("notch side from (-32, " + std::to_string(left.y) + ")");
+    const Compound compound =
+        make_compound({triangle(tip, bottom_left, right), triangle(right, top_right, tip), piece({top_right, top, left, tip})}).value();
+    const Shape shape = compound;
+    const Transform pose{{-32, -32}, {-1, 0x1.777a5cp-24f}};  // as the fuzzer placed it (a half turn)
+    const Ring ring = placed_ring({bottom_left, right, top_right, top, left, tip}, pose);
+    expect_outline_distance_all_round(shape, pose, ring, tip);
+    // Along both sides, where the narrow notch's sides are within the probes' reach of each other
+    // (though they diverge): on each side, and a little inside its piece.
+    for (const Vec2 side_end : {bottom_left, left}) {
+      const Vec2 along = normalize(side_end - tip), into_piece = side_end == left ? right_perpendicular(along) : left_perpendicular(along);
+      for (int k = 1; k <= 32; ++k) {
+        for (const Real inset : {Real(0), Real(1e-3), Real(1e-2)}) {
+          const Vec2 point = transform_point(pose, tip + (Real(k) / 4) * along + inset * into_piece);
+          expect_outline_distance(shape, pose, ring, point, "side point " + std::to_string(k) + " inset " + std::to_string(inset));
+        }
+      }
+    }
+    // The fuzzer's ray, from the compound's origin along the notch's lower side: it hits the tip,
+    // or the upper side where that comes within the ray's offset from the tip (the pose's turn is
+    // a hair off a half turn) and the round-off of the tip's coordinates.
+    const Real sides_sine = std::abs(cross(normalize(bottom_left - tip), normalize(left - tip)));
+    const Vec2 origin = inverse_transform_point(pose, {-32, -32}), direction = normalize(inverse_rotate(pose.rotation, {-32, -32}));
+    const Real offset = std::abs(cross(direction, tip - origin));
+    expect_fuzzer_ray_meets(shape, pose, tip, (offset + round_off(coordinate_magnitude(tip))) / sides_sine);
+  }
+}
+
+TEST(CompoundPointQuery, TheSidesOfANotchNarrowerThanTheBandAreOnTheOutline) {
+  // From the mover fuzzer (float): three triangles 6.7e7 across fan out from one point, two of
+  // them leaving a notch of 0.004 degrees that closes there (its sides' slopes 1.000363 and
+  // 1.000218), 137 wide 1e6 from the point, narrower than the probes there (about 520). Each side
+  // was taken for covered by the other piece, a crack round-off left, and a point on it for 7.4e6
+  // inside, while penetration() had it touching; the mover's path was judged to run through the
+  // body. A piece covers a face only where its facing face stays within the probe's reach over
+  // the stretch both span; these sides part by 4,800. Oracle: the union's outline, its signed
+  // distance in long double, within four bands of the point's and the compound's magnitudes.
+  const Vec2 fan{652288, 645120}, upper_side_end{20395008, 20395008}, left{-33554432, 20395008};
+  const Vec2 bottom{33292288, -33421312}, lower_side_end{33553408, 33553408};
+  const Shape compound = make_compound({triangle(fan, upper_side_end, left), triangle(left, bottom, fan), triangle(bottom, lower_side_end, fan)}).value();
+  ASSERT_FALSE(std::get<Compound>(compound).is_internal_edge(0, 0));  // the notch's two sides
+  ASSERT_FALSE(std::get<Compound>(compound).is_internal_edge(2, 1));
+  // As the fuzzer placed it (its turn's sine and cosine, made unit in double).
+  const Transform pose{{9958.5f, 9958.5f}, Rot::from_angle(std::atan2(Real(0.989882112f), Real(-0.141892165f)))};
+  const Ring ring = placed_ring({left, bottom, lower_side_end, fan, upper_side_end}, pose);
+  const Shape point = Capsule{{0, 0}, {0, 0}, 0};
+  for (const Vec2 side_end : {upper_side_end, lower_side_end}) {
+    const Vec2 along = normalize(side_end - fan), into_piece = side_end == upper_side_end ? left_perpendicular(along) : right_perpendicular(along);
+    for (Real reach = 65536; reach < Real(1.6e7); reach *= 2) {
+      const Vec2 on_side = fan + reach * along;
+      const Real band = 4 * contact_tolerance(coordinate_magnitude(on_side) + size_scale(compound));
+      for (const Real inset : {Real(0), band / 4, 4 * band}) {
+        const Vec2 where = transform_point(pose, on_side + inset * into_piece);
+        const std::string label = "reach " + std::to_string(reach) + " inset " + std::to_string(inset);
+        expect_outline_distance(compound, pose, ring, where, label);
+        // A point there overlaps the compound by no more than it lies inside the outline.
+        const Point exact{where.x, where.y};
+        const long double depth = inside_even_odd(ring, exact) ? boundary_distance(ring, exact) : 0.0L;
+        for (const bool point_first : {true, false}) {
+          const Transform at{where, {}};
+          const std::optional<Penetration> found = point_first ? penetration(point, at, compound, pose) : penetration(compound, pose, point, at);
+          if (found) {
+            EXPECT_LE(found->depth, static_cast<Real>(depth) + 16 * band) << label << " point first " << point_first;
+          }
+        }
+      }
+    }
+  }
 }
 
 TEST(CompoundPointQuery, ASliverThinnerThanTheProbeLyingOnTwoPiecesKeepsItsOuterFace) {
