@@ -677,6 +677,8 @@ std::optional<CastHit> shape_cast(const Shape& a, const Transform& transform_a, 
     const Aabb region = reached_a.merged({box_a.lower - motion, box_a.upper - motion});
     for_each_part(b, b_to_a, &region, [&](const auto& part_b, const Transform& placed_b, int) {
       std::optional<CastHit> hit = shape_cast(part_a, placed_a, part_b, placed_b, motion, options);
+      // The pair's band about contact points whose coordinates have this magnitude (A's frame).
+      auto pair_band = [&](Real points_magnitude) { return contact_tolerance(points_magnitude + size_scale(part_a) + size_scale(part_b)); };
       if (has_seams && hit) {
         // A hit after time 0 is judged at the parts' own nearest points at the hit's pose: the
         // cast stops up to a band short (half a band beyond target_separation for a circle, more
@@ -697,7 +699,7 @@ std::optional<CastHit> shape_cast(const Shape& a, const Transform& transform_a, 
         // Met at time 0 (closing on a piece), the surface the motion closes on is the one to report.
         // The contact point stands for the parts' contact within the pair's band (a vertex
         // touching a long face has its estimate somewhere along the face within it).
-        const Real contact_band = contact_tolerance(coordinate_magnitude(hit->point) + size_scale(part_a) + size_scale(part_b));
+        const Real contact_band = pair_band(coordinate_magnitude(hit->point));
         const SeamVerdict verdict = judge_on_outlines(a, b, b_to_a_at_hit, surface_a, surface_b, hit->normal,
                                                       hit->time == 0 ? motion_direction : Vec2{}, contact_band);
         hit->normal = verdict.enters ? verdict.blocking_normal : verdict.normal;
@@ -705,8 +707,7 @@ std::optional<CastHit> shape_cast(const Shape& a, const Transform& transform_a, 
         const Aabb box_b_now = compute_aabb(part_b, placed_b);
         if (reached_a.overlaps(box_b_now)) {
           const DistanceResult start = distance(part_a, placed_a, part_b, placed_b);
-          const Real band = contact_tolerance(coordinate_magnitude(start.point_a) + coordinate_magnitude(start.point_b) + size_scale(part_a) +
-                                              size_scale(part_b));
+          const Real band = pair_band(coordinate_magnitude(start.point_a) + coordinate_magnitude(start.point_b));
           if (start.distance <= options.target_separation + band) {
             const SeamVerdict verdict = judge_on_outlines(a, b, b_to_a, start.point_a, start.point_b, start.normal, motion_direction, band);
             if (verdict.enters) hit = CastHit{0, Real(0.5) * (start.point_a + start.point_b), verdict.blocking_normal, true};
