@@ -86,8 +86,8 @@ FUZZ_TARGETS = fuzz_scene_json fuzz_scene_steersuite fuzz_outline fuzz_pair_quer
 FUZZ_SECONDS ?= 600
 FUZZ_RUNS ?= 200000
 # The mover target is slower (a world and a move per input, about 1,300 inputs a second under
-# ASan), so its smoke runs fewer: 60,000 take about 50 seconds. Inputs it breaks that are not yet
-# fixed wait in fuzz/open/fuzz_mover (CHANGELOG, "Known"), outside the smoke's seeds.
+# ASan), so its smoke runs fewer: 60,000 take about 50 seconds. Inputs a target breaks that are not
+# yet fixed wait in fuzz/open/TARGET (CHANGELOG, "Known"), outside the smoke's seeds.
 FUZZ_MOVER_RUNS ?= 60000
 FUZZ_FLAGS = -rss_limit_mb=2048 -timeout=10 -artifact_prefix=build/fuzz/
 fuzz-build: deps build/fuzz/build.ninja
