@@ -306,6 +306,9 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
   std::vector<detail::ContactPlane> planes;
   Real tolerance = 0;
   Vec2 translation;  // the translation of B tried last
+  // The direction B leaves along, for a way out of length 0 (the fallback's cast touching at B's
+  // own pose); +x of A's frame where none is found.
+  Vec2 exit_direction{1, 0};
   // The planes of `contacts`, found with B moved by `found_at`.
   auto add_planes = [&](Vec2 found_at) {
     for (const ChildManifold& entry : contacts) {
@@ -378,6 +381,7 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
       if (exit < shortest) {
         shortest = exit;
         translation = exit * direction;
+        exit_direction = direction;
         result.status = back->status;
       }
     }
@@ -407,7 +411,7 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
   // The witness: a contact of the final pose (touching), the one whose normal is nearest the
   // translation's direction; with no translation, the deepest contact.
   const Real depth = length(translation);
-  const Vec2 direction = depth > 0 ? (Real(1) / depth) * translation : Vec2{};
+  const Vec2 direction = depth > 0 ? (Real(1) / depth) * translation : exit_direction;
   const ChildManifold* witness = nullptr;
   int witness_point = 0;
   Real best = -std::numeric_limits<Real>::max();

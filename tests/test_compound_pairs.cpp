@@ -1363,6 +1363,35 @@ TEST(CompoundPenetration, APointAtTheTipOfANotchNarrowerThanTheBandIsNotDeepInsi
   }
 }
 
+TEST(CompoundPenetration, AWayOutOfLengthZeroHasAUnitNormal) {
+  // From the pair-query fuzzer (float): a segment 20,000 long lying 0.03 off a sliver's long face
+  // (the band is 2.9), through a compound of the sliver and a triangle. No contact planes freed
+  // it, and the fallback's casts back from afar touched it at its own pose: a way out of length
+  // 0, with no contact there to take a normal from, so the normal was (0, 0). It is now the
+  // direction of the cast that found that way out. Both orders: a unit normal, and B moved a band
+  // beyond the depth along it is apart (in double the pair is apart from the start).
+  const Shape segment = Capsule{{6007.25f, 6007.25f}, {-8192, -8192}, 0};
+  const Shape compound = make_compound({triangle({-0x1.fffcp+4f, -32}, {0x1.fffcp+4f, 0x1.fffcp+4f}, {-32, -32}),
+                                        triangle({0x1.fffcp+4f, 0x1.fffcp+4f}, {-32, 0x1.fffcp+4f}, {0x1.7774p+4f, 0x1.7774p+4f})})
+                             .value();
+  const Transform segment_pose{{-32, -0x1.ff5cp+4f}, {-1, 0x1.777a5cp-24f}}, compound_pose{{-32, -0x1.fffcp+4f}, {-1, 0x1.777a5cp-24f}};
+  for (const bool segment_first : {true, false}) {
+    const Shape& a = segment_first ? segment : compound;
+    const Shape& b = segment_first ? compound : segment;
+    const Transform& pose_a = segment_first ? segment_pose : compound_pose;
+    const Transform& pose_b = segment_first ? compound_pose : segment_pose;
+    const std::optional<Penetration> found = penetration(a, pose_a, b, pose_b);
+    if (!found) {  // apart (in double, where the band is far below the 0.03)
+      EXPECT_FALSE(overlap(a, pose_a, b, pose_b)) << segment_first;
+      continue;
+    }
+    EXPECT_NEAR(length(found->normal), 1, 1e-5f) << segment_first;
+    const Real band = 64 * contact_tolerance(size_scale(segment) + size_scale(compound) + coordinate_magnitude(pose_a.position));
+    const Transform freed{pose_b.position + (found->depth + band) * found->normal, pose_b.rotation};
+    EXPECT_FALSE(overlap(a, pose_a, b, freed)) << segment_first;
+  }
+}
+
 TEST(CompoundPenetration, ASmallCompoundInsideAHugeOneIsFoundInBothOrders) {
   // From the mover fuzzer: a compound 329 across inside a compound 4.7e7 across, in float, lying
   // on a cut: each of its pieces overlaps the large compound's pieces by less than their bands, so
