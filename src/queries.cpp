@@ -197,8 +197,9 @@ std::optional<CompoundAndConvex> compound_and_convex(const Shape& a, const Shape
 
 /// A shape without area (a segment, a point, a capsule of radius 0) lying along a seam of a
 /// compound touches the pieces on both sides only, yet lies inside the outline. True when the
-/// convex one of A (at the origin) and B (placed by b_to_a) has no area and overlaps a seam of the
-/// other, a compound, over more than a point (or, a point, lies on one away from its ends).
+/// convex one of A (at the origin) and B (placed by b_to_a) has no area, overlaps a seam of the
+/// other, a compound, over more than a point (or, a point, lies on one away from its ends), and
+/// touches the seam's piece.
 bool along_a_seam(const Shape& a, const Shape& b, const Transform& b_to_a) {
   const std::optional<CompoundAndConvex> pair = compound_and_convex(a, b, b_to_a);
   if (!pair) return false;
@@ -239,7 +240,17 @@ bool along_a_seam(const Shape& a, const Shape& b, const Transform& b_to_a) {
       if (std::abs(cross(along, first - start)) > tolerance || std::abs(cross(along, second - start)) > tolerance) continue;
       const Real low = std::max(std::min(dot(first - start, along), dot(second - start, along)), tolerance);
       const Real high = std::min(std::max(dot(first - start, along), dot(second - start, along)), edge_length - tolerance);
-      if (first == second ? low <= high : high - low > tolerance) return true;
+      if (!(first == second ? low <= high : high - low > tolerance)) continue;
+      // And touching the seam's piece by the pair's own test: a shape within the seam's band of
+      // its line but apart from every piece (beyond a sliver thinner than that band, whose outer
+      // face it lies along) is outside.
+      const bool touches = std::visit(
+          [&](const auto& concrete) {
+            if constexpr (std::is_same_v<std::decay_t<decltype(concrete)>, Compound>) return false;  // not reached: no area checked above
+            else return overlap(*polygon, placed, concrete, to_compound);
+          },
+          other);
+      if (touches) return true;
     }
   }
   return false;

@@ -589,6 +589,52 @@ TEST(CompoundPenetration, ASegmentBesideASliverIsNotAlongItsSeam) {
   }
 }
 
+TEST(CompoundPenetration, ASegmentBeyondASliverWithinTheSeamsBandIsNotAlongIt) {
+  // From the pair-query fuzzer (float): a sliver 1,448 long and at most 0.016 thick lies along
+  // the diagonal, and a triangle's face on the diagonal meets it in a seam; a segment 10,000 long
+  // (its ends 4,000 out) runs 0.028 below the diagonal, beyond the sliver, 0.011 from it. The
+  // seam's band, taken with the segment's far ends, is 0.033: the segment lay "along the seam",
+  // inside the outline, and penetration() sent it 724 away while overlap() and distance() had it
+  // apart. A shape along a seam must now also touch the seam's piece by the pair's own test.
+  // Oracle: the segment's distance from each piece in long double, in the compound's frame.
+  const std::vector<Vec2> sliver = {{-0x1.fffcp+8f, -512}, {0x1.fffcp+8f, 0x1.fffcp+8f}, {-512, -512}};
+  const std::vector<Vec2> beside = {{0x1.fffcp+8f, 0x1.fffcp+8f}, {-512, 0x1.fffcp+8f}, {0x1.7774p+8f, 0x1.7774p+8f}};
+  const Shape compound = make_compound({piece(sliver), piece(beside)}).value();
+  ASSERT_TRUE(std::get<Compound>(compound).is_internal_edge(1, 2));  // the triangle's face on the diagonal
+  const Vec2 segment_a{0x1.7774p+11f, 0x1.7774p+11f}, segment_b{-4096, -4096};
+  const Shape segment = Capsule{segment_a, segment_b, 0};
+  const Rot turned{-1, 0x1.777a5cp-24f};
+  const Transform compound_pose{{-32, -0x1.fffcp+4f}, turned}, segment_pose{{-32, -0x1.ff5cp+4f}, turned};
+  // Both turned alike: in the compound's frame the segment is moved by the offset of the poses
+  // turned back.
+  const long double offset_x = static_cast<long double>(segment_pose.position.x) - compound_pose.position.x;
+  const long double offset_y = static_cast<long double>(segment_pose.position.y) - compound_pose.position.y;
+  const long double c = turned.cosine, s = turned.sine;
+  const Point moved{c * offset_x + s * offset_y, -s * offset_x + c * offset_y};
+  const Point end_a{segment_a.x + moved[0], segment_a.y + moved[1]}, end_b{segment_b.x + moved[0], segment_b.y + moved[1]};
+  long double oracle_gap = 1e30L;
+  for (const auto* corners : {&sliver, &beside}) {
+    for (std::size_t i = 0; i < corners->size(); ++i) {
+      const Point from{(*corners)[i].x, (*corners)[i].y}, to{(*corners)[(i + 1) % corners->size()].x, (*corners)[(i + 1) % corners->size()].y};
+      ASSERT_FALSE(cross_of(from, to, end_a) * cross_of(from, to, end_b) < 0 && cross_of(end_a, end_b, from) * cross_of(end_a, end_b, to) < 0);
+      oracle_gap = std::min({oracle_gap, segment_point_distance(from, to, end_a), segment_point_distance(from, to, end_b),
+                             segment_point_distance(end_a, end_b, from), segment_point_distance(end_a, end_b, to)});
+    }
+  }
+  ASSERT_GT(oracle_gap, 0.01L);  // apart, and (no vertex of either inside the other) by this much
+  const Real band = 64 * contact_tolerance(coordinate_magnitude(segment_a) + coordinate_magnitude(segment_b) + size_scale(compound));
+  EXPECT_NEAR(distance(segment, segment_pose, compound, compound_pose).distance, Real(oracle_gap), band);
+  const bool overlapping = overlap(segment, segment_pose, compound, compound_pose);
+  for (const bool segment_first : {true, false}) {
+    const std::optional<Penetration> found =
+        segment_first ? penetration(segment, segment_pose, compound, compound_pose) : penetration(compound, compound_pose, segment, segment_pose);
+    EXPECT_EQ(found.has_value(), overlapping) << segment_first;
+    if (found) {
+      EXPECT_LE(found->depth, band) << segment_first;
+    }
+  }
+}
+
 TEST(CompoundRaycast, ARayStartingDeepInsideNextToASeamIsInside) {
   // From the pair-query fuzzer: three triangles with coordinates of 1.7e7 (a sliver along the
   // diagonal seam among them) and a ray 33 long starting 40 inside one child, next to the seam,
