@@ -904,7 +904,8 @@ PointProjection closest_point(const Compound& shape, const Transform& transform,
     };
     // A face point is on the outline unless a probe out along the face normal is in another child.
     // False when the point is nearer than the best so far but not on the outline.
-    // [face_from, face_to] is the face through the point (both the point for a rounded surface).
+    // [face_from, face_to] is the face through the point (both the point for a rounded surface,
+    // whose covering neighbour is then judged over its facing face's whole length).
     auto consider = [&](Vec2 surface, Vec2 outward, Vec2 face_from, Vec2 face_to, int owner, bool at_corner) {
       const Real depth = -length(surface - local);
       if (depth <= nearest.signed_distance) return true;

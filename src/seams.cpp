@@ -306,8 +306,9 @@ namespace {
 
 /// True when a face of the polygon `child` faces back along `outward` (compound frame) and rises
 /// more than `margin` off the line through `surface` (normal `outward`) somewhere over the stretch
-/// of the owner's face [face_from, face_to] that both faces span: the two faces diverge (a
-/// notch's sides) rather than lie flush (a seam's crack), whatever their gap at `surface`.
+/// of the owner's face [face_from, face_to] that both faces span (its whole length when the
+/// owner's face is a point): the two faces diverge (a notch's sides) rather than lie flush (a
+/// seam's crack), whatever their gap at `surface`.
 bool face_diverges(const CompoundChild& child, Vec2 surface, Vec2 outward, Vec2 face_from, Vec2 face_to, Real margin) {
   const Polygon* polygon = std::get_if<Polygon>(&child.shape);
   if (polygon == nullptr) return false;

@@ -47,10 +47,10 @@ OutlineContact outline_contact(const Compound& compound, Vec2 q, Vec2 wanted, Ve
 /// facing straight back along `outward`) that holds a probe `step` out along `outward` more than
 /// `depth` inside. Across a notch narrower than the band a probe lands in a piece that is not
 /// flush. A face only partly under a neighbour is not a seam, and this tells its covered stretch.
-/// [face_from, face_to] is the owner's face through `surface` (both `surface` when unknown): a
-/// polygon whose facing face rises off it over their common stretch by more than the probe's
-/// margin (`step - depth`) diverges from it, as a notch's sides do, and covers nothing however
-/// narrow the gap at `surface`.
+/// [face_from, face_to] is the owner's face through `surface` (both `surface` when unknown, and
+/// then the facing face's whole length counts): a polygon whose facing face rises off it over
+/// their common stretch by more than the probe's margin (`step - depth`) diverges from it, as a
+/// notch's sides do, and covers nothing however narrow the gap at `surface`.
 bool covered_by_another_child(const Compound& compound, Vec2 surface, Vec2 outward, Vec2 face_from, Vec2 face_to, int owner, Real step,
                               Real depth);
 
