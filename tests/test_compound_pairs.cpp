@@ -1122,10 +1122,13 @@ TEST(CompoundPointQuery, TheTipOfANotchNarrowerThanTheCornerProbesIsOnTheOutline
   // along the bisector between each two neighbouring directions of the pieces' edges leaving it.
   // The CI smoke later found the same pieces with a notch of 0.02 degrees, narrower than the
   // probe distance along its last 4 units; the ray's hit, 0.007 short of the tip on the notch's
-  // side, was "3.5 inside". A notch's bisector is now also probed where the notch is wide enough
-  // to hold a probe clear of both sides, and where a face's nearest point is covered, its ends
-  // are candidates for the nearest outline point. Oracle: the union's outline (concave at the
-  // tip), its signed distance in long double, all round the tip.
+  // side, was "3.5 inside". A neighbour now covers a face only where its facing face stays within
+  // the probe's margin over the stretch both span (a notch's sides diverge, so they are outline);
+  // a notch's bisector is also probed where the notch is one band wide; and where a face's
+  // nearest point is not on the outline, its ends are candidates for the nearest outline point.
+  // The smoke then found a notch of 0.001 degrees (third below). Oracle: the union's outline
+  // (concave at the tip), its signed distance in long double, all round the tip and along both
+  // sides.
   const Vec2 tip{0x1.7774p+4f, 0x1.7774p+4f}, bottom_left{-32, -32}, right{0x1.fc34p+4f, -0x1.ccp+4f}, top_right{0x1.fcap+4f, 0x1.fffcp+4f};
   const Vec2 top{0x1.a7a8p+4f, 0x1.fffcp+4f};
   for (const Vec2 left : {Vec2{-32, -0x1.d73cp+4f}, Vec2{-32, -0x1.ff4p+4f}, Vec2{-0x1.ff48p+4f, -0x1.ff4p+4f}}) {
@@ -1163,7 +1166,7 @@ TEST(CompoundPointQuery, TheSidesOfANotchNarrowerThanTheBandAreOnTheOutline) {
   // 1.000218), 137 wide 1e6 from the point, narrower than the probes there (about 520). Each side
   // was taken for covered by the other piece, a crack round-off left, and a point on it for 7.4e6
   // inside, while penetration() had it touching; the mover's path was judged to run through the
-  // body. A piece covers a face only where its facing face stays within the probe's reach over
+  // body. A piece covers a face only where its facing face stays within the probe's margin over
   // the stretch both span; these sides part by 4,800. Oracle: the union's outline, its signed
   // distance in long double, within four bands of the point's and the compound's magnitudes.
   const Vec2 fan{652288, 645120}, upper_side_end{20395008, 20395008}, left{-33554432, 20395008};
