@@ -815,6 +815,9 @@ PointProjection closest_point(const Compound& shape, const Transform& transform,
   // compound's: a child's distance carries the round-off of the child's vertices (a point on a
   // cut whose ends are 3.4e7 out lay 0.06 outside both pieces in float).
   auto tolerance_at = [&](Vec2 surface) { return 4 * contact_tolerance(coordinate_magnitude(surface) + shape.reach()); };
+  // How far the probes around a corner step off it; a face point within it of a vertex is judged
+  // as a corner.
+  auto probe_reach_at = [&](Vec2 surface) { return 2 * tolerance_at(surface); };
   const auto children = shape.children();
   auto project = [&](int child, Vec2 query) { return detail::closest_point_on_child(children[child], query); };
   // Nearest child surface. In or on any child, the answer is the nearest point of the outline
@@ -833,8 +836,7 @@ PointProjection closest_point(const Compound& shape, const Transform& transform,
   // Is a child's surface point covered by another child (a probe a little onward lies well inside
   // another child)? Then it is a seam, not the outline.
   auto covered = [&](Vec2 surface, Vec2 outward, Vec2 face_from, Vec2 face_to, int owner) {
-    const Real tolerance = tolerance_at(surface);
-    return detail::covered_by_another_child(shape, surface, outward, face_from, face_to, owner, 2 * tolerance, tolerance);
+    return detail::covered_by_another_child(shape, surface, outward, face_from, face_to, owner, probe_reach_at(surface), tolerance_at(surface));
   };
   // A point outside every child by less than the band, beside a covered surface, lies in the
   // crack round-off leaves along a seam: it is inside.
@@ -851,7 +853,7 @@ PointProjection closest_point(const Compound& shape, const Transform& transform,
     // it is one tolerance wide; a notch narrower than that along the whole of its shorter side is
     // a crack round-off left along a seam, not outline (as covered_by_another_child judges it).
     auto corner_on_outline = [&](Vec2 corner) {
-      const Real tolerance = tolerance_at(corner);
+      const Real tolerance = tolerance_at(corner), probe_reach = probe_reach_at(corner);
       auto outside_every_child = [&](Vec2 direction, Real reach) {
         const Vec2 probe = corner + reach * direction;
         bool outside = true;
@@ -864,21 +866,23 @@ PointProjection closest_point(const Compound& shape, const Transform& transform,
       constexpr int probes = 32;
       for (int k = 0; k < probes; ++k) {
         const Real angle = Real(2 * 3.14159265358979323846) * Real(k) / Real(probes);
-        if (outside_every_child({std::cos(angle), std::sin(angle)}, 2 * tolerance)) return true;
+        if (outside_every_child({std::cos(angle), std::sin(angle)}, probe_reach)) return true;
       }
       struct Leaving {
         Vec2 direction;  // unit
         Real length;
       };
-      std::vector<Leaving> leaving;  // the edges leaving polygon vertices at the corner
-      detail::for_each_child_overlapping(shape, Aabb{corner, corner}.expanded(tolerance), [&](int other) {
+      // The edges leaving polygon vertices within the probes' reach of the corner: a face point that
+      // close to a vertex is judged as a corner, and the notch it may sit in opens from the vertex.
+      std::vector<Leaving> leaving;
+      detail::for_each_child_overlapping(shape, Aabb{corner, corner}.expanded(probe_reach), [&](int other) {
         const Polygon* polygon = std::get_if<Polygon>(&children[other].shape);
         if (polygon == nullptr) return true;
         const Transform& placement = children[other].transform;
         const int count = polygon->count();
         for (int i = 0; i < count; ++i) {
           const Vec2 vertex = transform_point(placement, polygon->vertices()[i]);
-          if (length(vertex - corner) > tolerance) continue;
+          if (length(vertex - corner) > probe_reach) continue;
           for (const int neighbour : {(i + 1) % count, (i + count - 1) % count}) {
             const Vec2 edge = transform_point(placement, polygon->vertices()[neighbour]) - vertex;
             leaving.push_back({normalize(edge), length(edge)});
@@ -894,7 +898,7 @@ PointProjection closest_point(const Compound& shape, const Transform& transform,
         const Vec2 between = first.direction + second.direction;  // the bisector (turning counter-clockwise from first to second)
         if (!(length_squared(between) > 0 && cross(first.direction, second.direction) > 0)) continue;
         const Vec2 bisector = normalize(between);
-        if (outside_every_child(bisector, 2 * tolerance)) return true;
+        if (outside_every_child(bisector, probe_reach)) return true;
         // |first - second| is twice the sine of half the notch's angle: at `reach` along the
         // bisector, the notch is one tolerance wide (the margin of the covering test's probe).
         const Real reach = tolerance / length(first.direction - second.direction);
@@ -902,16 +906,15 @@ PointProjection closest_point(const Compound& shape, const Transform& transform,
       }
       return false;
     };
-    // A face point is on the outline unless a probe out along the face normal is in another child.
-    // False when the point is nearer than the best so far but not on the outline.
+    // A face point is on the outline unless a probe out along the face normal is in another child;
+    // taken when it is on the outline and nearer than the best so far.
     // [face_from, face_to] is the face through the point (both the point for a rounded surface,
     // whose covering neighbour is then judged over its facing face's whole length).
     auto consider = [&](Vec2 surface, Vec2 outward, Vec2 face_from, Vec2 face_to, int owner, bool at_corner) {
       const Real depth = -length(surface - local);
-      if (depth <= nearest.signed_distance) return true;
-      if (!(at_corner ? corner_on_outline(surface) : !covered(surface, outward, face_from, face_to, owner))) return false;
+      if (depth <= nearest.signed_distance) return;
+      if (!(at_corner ? corner_on_outline(surface) : !covered(surface, outward, face_from, face_to, owner))) return;
       nearest = {surface, depth, at_corner && depth < 0 ? normalize(surface - local) : outward};
-      return true;
     };
     for (int child = 0; child < static_cast<int>(children.size()); ++child) {
       const Polygon* polygon = std::get_if<Polygon>(&children[child].shape);
@@ -930,16 +933,10 @@ PointProjection closest_point(const Compound& shape, const Transform& transform,
         // A face point within the probes' reach of a corner is judged as the corner, the point on
         // it too: a piece's corner on another piece's face (where a cut ends on it) is on the
         // outline though a probe off either face there lies in the other piece.
-        const Real corner_reach = 2 * tolerance_at(surface);
+        const Real corner_reach = probe_reach_at(surface);
         const bool at_corner = along <= 0 || along >= 1 || length(surface - v1) <= corner_reach || length(surface - v2) <= corner_reach;
         const Vec2 outward = rotate(placement.rotation, polygon->normals()[face]);
-        if (consider(surface, outward, v1, v2, child, at_corner)) continue;
-        // The face's nearest point is not on the outline: its ends may still be (a point of a
-        // notch's side a hair from its tip is judged as a corner, but has no edges leaving it for
-        // the bisector probes to find the notch by; the tip has).
-        for (const Vec2 end : {v1, v2}) {
-          if (!(end == surface)) consider(end, outward, v1, v2, child, true);
-        }
+        consider(surface, outward, v1, v2, child, at_corner);
       }
     }
     if (nearest.signed_distance == -std::numeric_limits<Real>::max()) nearest = {local, 0, {1, 0}};  // no uncovered outline found
