@@ -7,6 +7,8 @@
 .PHONY: run test test-double test-asan test-clang bench fuzz fuzz-build fuzz-smoke stress deps clean demo demo-screenshots
 
 PRESET ?= release
+# Test suites run side by side, one per core (each is single-threaded).
+TEST_JOBS ?= $(shell nproc)
 
 deps:
 	@scripts/install-deps
@@ -23,7 +25,7 @@ run: deps build/release/build.ninja
 
 test: deps build/$(PRESET)/build.ninja
 	cmake --build --preset $(PRESET)
-	ctest --preset $(PRESET)
+	ctest --preset $(PRESET) --parallel $(TEST_JOBS)
 
 DEMO ?= ./build/release/apps/demo/collide2d-demo
 DEMO_ARGS ?=
