@@ -1124,8 +1124,9 @@ TEST(CompoundPointQuery, TheTipOfANotchNarrowerThanTheCornerProbesIsOnTheOutline
   // probe distance along its last 4 units; the ray's hit, 0.007 short of the tip on the notch's
   // side, was "3.5 inside". A neighbour now covers a face only where its facing face stays within
   // the probe's margin over the stretch both span (a notch's sides diverge, so they are outline);
-  // a notch's bisector is also probed where the notch is one band wide; and where a face's
-  // nearest point is not on the outline, its ends are candidates for the nearest outline point.
+  // a notch's bisector is also probed where the notch is one band wide; and a face point judged
+  // as a corner (within the probes' reach of the tip) probes the bisectors of the edges leaving
+  // the tip, which it gathers from that same reach.
   // The smoke then found a notch of 0.001 degrees (third below). Oracle: the union's outline
   // (concave at the tip), its signed distance in long double, all round the tip and along both
   // sides.
