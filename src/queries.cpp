@@ -342,6 +342,27 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
   // polygon 7e7 across), and those planes' corners miss the short way out.
   std::vector<Vec2> part_exits;
   bool freed = deepest_part_overlap(a, b, b_to_a, &part_exits) == 0 && clear_of_seams(b_to_a);  // only touching: no translation needed
+  // And, a compound against a convex shape, each contact's way out to the outline: the translation
+  // that carries the contact's point of the convex shape, inside the outline, to the outline's
+  // nearest point. The planes miss it where the outline turns into a notch between pieces the
+  // convex shape does not touch (a point 0.02 inside a piece beside such a corner was sent 516 out
+  // through a neighbour's far side, the seam rule's plane); for a point it is the answer itself.
+  if (const std::optional<CompoundAndConvex> pair = compound_and_convex(a, b, b_to_a); pair && !freed) {
+    const bool compound_is_a = is_compound(a);
+    const Transform compound_in_a = compound_is_a ? Transform{} : b_to_a;
+    for (const ChildManifold& entry : contacts) {
+      for (int i = 0; i < entry.manifold.point_count; ++i) {
+        const ManifoldPoint& point = entry.manifold.points[i];
+        // The point midway between the surfaces, moved half the separation onto the convex
+        // shape's surface (B's lies along the normal from A's).
+        const Vec2 convex_point = point.point + (compound_is_a ? Real(0.5) : Real(-0.5)) * point.separation * entry.manifold.normal;
+        const PointProjection outline = closest_point(pair->compound, compound_in_a, convex_point);
+        if (!(outline.signed_distance < 0)) continue;
+        // Moving B: the convex point onto the outline, or the compound's outline onto the point.
+        part_exits.push_back(compound_is_a ? outline.point - convex_point : convex_point - outline.point);
+      }
+    }
+  }
   // No contact and nothing overlapping: apart. Without contacts the pair may still overlap: deep
   // inside a piece whose faces are all seams the seam rule finds no outside face to put a contact
   // on (a compound 45 across, 1.5e6 inside one 1.2e7 across); the candidates and the fallback

@@ -1442,6 +1442,59 @@ TEST(CompoundPenetration, AWayOutOfLengthZeroHasAUnitNormal) {
   }
 }
 
+TEST(CompoundPenetration, APointBesideTheCornerOfANotchLeavesThroughTheCorner) {
+  // From the mover fuzzer (float): three pieces meet at a corner where the outline turns into a
+  // wide notch between two of them. A point 0.02 inside the third piece, beside the corner, was
+  // sent 516 out through a neighbour's far side (that neighbour's seam face, recomputed on its
+  // outside face, gave the plane), because the notch's piece does not touch the point and gives no
+  // plane, and the planes' first freeing translation ended the search; the mover then ended "516
+  // inside". Each contact's way out to the outline's nearest point is now a candidate too.
+  // Oracle: the union's outline, its distance in long double; both orders, normals mirrored;
+  // moved out by the depth along the normal, the point is on the outline.
+  const Vec2 corner{72.5625f, 72.25f};
+  const std::vector<std::vector<Vec2>> pieces = {{corner, {-666.625f, -663.75f}, {-666.625f, -666.625f}, {533.375f, -666.625f}},
+                                                 {{533.375f, -666.625f}, {634.4375f, 634.5625f}, corner},
+                                                 {{634.4375f, 634.5625f}, {-666.625f, 634.4375f}, {72.25f, 72.25f}, corner}};
+  std::vector<CompoundChild> children;
+  for (const auto& corners : pieces) children.push_back(piece(corners));
+  const Shape compound = make_compound(children).value();
+  const Shape point = Segment{{0, 0}, {0, 0}};
+  for (const Transform& pose : {Transform{}, Transform{{1.12890625f, 1.12890625f}, unit_rotation({0.993864655f, 0.110603362f})}}) {
+    const Ring ring = placed_ring({{-666.625f, -666.625f}, {533.375f, -666.625f}, {634.4375f, 634.5625f}, {-666.625f, 634.4375f}, {72.25f, 72.25f}, corner,
+                                   {-666.625f, -663.75f}},
+                                  pose);
+    int inside = 0;
+    for (int i = -8; i <= 8; ++i) {
+      for (int j = -8; j <= 8; ++j) {
+        const Vec2 where = transform_point(pose, corner + Vec2{Real(i) / 32, Real(j) / 32});
+        const Point exact{where.x, where.y};
+        if (!inside_even_odd(ring, exact)) continue;
+        ++inside;
+        const Real oracle = static_cast<Real>(boundary_distance(ring, exact));
+        const Real band = 4 * contact_tolerance(coordinate_magnitude(where) + size_scale(compound));
+        const Transform at{where, {}};
+        const std::optional<Penetration> point_first = penetration(point, at, compound, pose);
+        const std::optional<Penetration> compound_first = penetration(compound, pose, point, at);
+        const std::string label = "offset (" + std::to_string(i) + ", " + std::to_string(j) + ")/32";
+        if (oracle <= band) continue;  // too close to the outline to call
+        ASSERT_TRUE(point_first && compound_first) << label;
+        EXPECT_NEAR(point_first->depth, oracle, band) << label;
+        EXPECT_NEAR(compound_first->depth, oracle, band) << label;
+        // The way out's direction is known to the band over its length.
+        const Real turn = 2 * band / oracle;
+        EXPECT_NEAR(point_first->normal.x, -compound_first->normal.x, turn) << label;
+        EXPECT_NEAR(point_first->normal.y, -compound_first->normal.y, turn) << label;
+        // The compound moved by the depth along the normal (from the point toward it) has the point
+        // on its outline (beside the corner, the way out ends there: farther along, the point
+        // enters the piece below).
+        const Transform moved{pose.position + point_first->depth * point_first->normal, pose.rotation};
+        EXPECT_NEAR(closest_point(compound, moved, where).signed_distance, 0, band) << label;
+      }
+    }
+    EXPECT_GT(inside, 100);
+  }
+}
+
 TEST(CompoundPenetration, ASmallCompoundInsideAHugeOneIsFoundInBothOrders) {
   // From the mover fuzzer: a compound 329 across inside a compound 4.7e7 across, in float, lying
   // on a cut: each of its pieces overlaps the large compound's pieces by less than their bands, so
