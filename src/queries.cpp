@@ -352,10 +352,8 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
     const Transform compound_in_a = compound_is_a ? Transform{} : b_to_a;
     for (const ChildManifold& entry : contacts) {
       for (int i = 0; i < entry.manifold.point_count; ++i) {
-        const ManifoldPoint& point = entry.manifold.points[i];
-        // The point midway between the surfaces, moved half the separation onto the convex
-        // shape's surface (B's lies along the normal from A's).
-        const Vec2 convex_point = point.point + (compound_is_a ? Real(0.5) : Real(-0.5)) * point.separation * entry.manifold.normal;
+        // The contact's point on the convex shape's surface.
+        const Vec2 convex_point = detail::surface_point(entry.manifold, entry.manifold.points[i], !compound_is_a);
         const PointProjection outline = closest_point(pair->compound, compound_in_a, convex_point);
         if (!(outline.signed_distance < 0)) continue;
         // Moving B: the convex point onto the outline, or the compound's outline onto the point.
@@ -476,8 +474,8 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
     result.point_b = closest.point_b;
     return result;
   }
-  result.point_a = point.point - Real(0.5) * point.separation * witness->manifold.normal;  // on A's surface
-  result.point_b = result.point_a - translation;                                         // that point of B before the move
+  result.point_a = detail::surface_point(witness->manifold, point, true);  // on A's surface
+  result.point_b = result.point_a - translation;                          // that point of B before the move
   return result;
 }
 

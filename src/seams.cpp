@@ -95,10 +95,8 @@ bool outline_allows_at(const Compound& compound, Vec2 q, Vec2 normal, Real toler
 }
 
 /// The point of the compound side's surface at a manifold point, in the compound's frame.
-Vec2 surface_point(const Manifold& manifold, const ManifoldPoint& point, const Transform& transform, bool compound_is_a) {
-  const Real half_gap = Real(0.5) * point.separation;
-  const Vec2 surface = compound_is_a ? point.point - half_gap * manifold.normal : point.point + half_gap * manifold.normal;
-  return inverse_transform_point(transform, surface);
+Vec2 compound_surface_point(const Manifold& manifold, const ManifoldPoint& point, const Transform& transform, bool compound_is_a) {
+  return inverse_transform_point(transform, surface_point(manifold, point, compound_is_a));
 }
 
 /// Does the compound's outline allow every point of a manifold between its child `child` and
@@ -106,7 +104,7 @@ Vec2 surface_point(const Manifold& manifold, const ManifoldPoint& point, const T
 bool outline_allows(const Compound& compound, const Transform& transform, int child, const Manifold& manifold, bool compound_is_a) {
   const Vec2 outward = inverse_rotate(transform.rotation, compound_is_a ? manifold.normal : -manifold.normal);
   for (int i = 0; i < manifold.point_count; ++i) {
-    const Vec2 q = surface_point(manifold, manifold.points[i], transform, compound_is_a);
+    const Vec2 q = compound_surface_point(manifold, manifold.points[i], transform, compound_is_a);
     if (!outline_allows_at(compound, q, outward, on_surface_tolerance(q), child)) return false;
   }
   return true;
@@ -397,7 +395,7 @@ void resolve_seams(const Compound& compound, const Transform& transform, bool co
     const Vec2 v2 = transform_point(child.transform, polygon.vertices()[(face + 1) % polygon.count()]);
     bool on_face = true;
     for (int k = 0; k < manifolds[i].manifold.point_count && on_face; ++k) {
-      const Vec2 q = surface_point(manifolds[i].manifold, manifolds[i].manifold.points[k], transform, compound_is_a);
+      const Vec2 q = compound_surface_point(manifolds[i].manifold, manifolds[i].manifold.points[k], transform, compound_is_a);
       on_face = distance_to_segment(q, v1, v2) <= contact_tolerance(coordinate_magnitude(q) + std::max(coordinate_magnitude(v1), coordinate_magnitude(v2)));
     }
     if (!on_face) continue;

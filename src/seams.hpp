@@ -36,6 +36,14 @@ struct OutlineContact {
   Vec2 blocking_normal;
 };
 
+/// One side's surface point at a manifold point (the manifold's frame): the point midway between
+/// the surfaces moved half the separation back along the normal for A's surface (`on_a`), along
+/// it for B's.
+inline Vec2 surface_point(const Manifold& manifold, const ManifoldPoint& point, bool on_a) {
+  const Real half_gap = Real(0.5) * point.separation;
+  return on_a ? point.point - half_gap * manifold.normal : point.point + half_gap * manifold.normal;
+}
+
 /// The outline's verdict at q (compound frame) on the outward normal `wanted` and, when
 /// `direction` (unit, compound frame) is not zero, on moving from q along it (src/seams.cpp).
 /// `vertex_reach` (length units) is how far q may lie from the contact it stands for: a piece's

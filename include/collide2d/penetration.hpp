@@ -87,10 +87,10 @@ template <ConvexSupport A, ConvexSupport B>
 /// of pieces; exact where the way out is decided by the faces in contact (a shape in a V notch
 /// leaves straight up) or, for a point, by the outline's nearest point (each contact's way out
 /// to the outline is tried too), and the contacts beyond a piece's own way out are searched too
-/// (a shape along a cut beside a sliver leaves across the sliver). Where the contact planes squeeze B from
-/// opposite sides, or leave no contact (B deep inside a piece whose faces are all seams), the
-/// shortest exit over the contact normals and 32 directions found by casting B back from beyond
-/// A (then not always the least translation). point_a lies on A's surface where B comes to touch
+/// (a shape along a cut beside a sliver leaves across the sliver). Where the contact planes
+/// squeeze B from opposite sides, or leave no contact (B deep inside a piece whose faces are all
+/// seams), the shortest exit over the contact normals and 32 directions found by casting B back
+/// from beyond A (then not always the least translation). point_a lies on A's surface where B comes to touch
 /// it, and point_b = point_a - depth * normal is that point of B before the move.
 [[nodiscard]] std::optional<Penetration> penetration(const Shape& a, const Transform& transform_a, const Shape& b,
                                                      const Transform& transform_b);
