@@ -35,6 +35,7 @@
 #include "collide2d/shape_cast.hpp"
 #include "collide2d/tolerance.hpp"
 #include "compound_internal.hpp"
+#include "minkowski_union.hpp"
 #include "plane_solver.hpp"
 #include "polygon_view.hpp"
 #include "seams.hpp"
@@ -156,6 +157,9 @@ constexpr std::size_t penetration_candidates_per_round = 32;
 /// How many of the candidates that did not free B penetration() goes on from, once one frees it,
 /// looking for a shorter way out through them.
 constexpr std::size_t penetration_continuations = 4;
+/// How many of the union's clear candidates (minkowski_union.hpp) penetration() tests with the
+/// whole freeing test, shortest first, for the least way out.
+constexpr std::size_t penetration_union_exits = 8;
 
 /// The deepest overlap of any pair of convex parts of A (at the origin) and B (placed by b_to_a),
 /// measured beyond that pair's own touching band: 0 when B at most touches A. Seams play no part
@@ -433,6 +437,37 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
       for (std::size_t i = 0; i < onward.size() && i < penetration_candidates_per_round && shorter(onward[i], translation); ++i) {
         if (std::find(failed.begin(), failed.end(), onward[i]) != failed.end()) continue;  // tried already
         if (frees(onward[i])) translation = onward[i];
+      }
+    }
+  }
+  // The least way out. B is clear of A exactly where its translation lies in no pair of parts'
+  // obstacle (A's part minus B's: minkowski_union.hpp), so the least lies among the points the
+  // union's boundary offers. The pairs within reach of the way out found give those shorter than
+  // it, clear of every obstacle; the first that frees B by the whole test (the bands, the seams
+  // and the centres, above) replaces it. The candidates and fallback above may stop at a longer
+  // one, and differently with A and B swapped.
+  if ((freed || result.status == IterationStatus::converged) && length_squared(translation) > 0) {
+    const Real found = length(translation);
+    std::vector<detail::TranslationObstacle> obstacles;
+    const Aabb box_b = compute_aabb(b, b_to_a);
+    const Aabb region_b = box_b.expanded(culling_margin(box_b) + found);
+    for_each_part(a, Transform{}, &region_b, [&](const auto& part_a, const Transform& placed_a, int) {
+      std::vector<Vec2> core_a = detail::core_vertices(part_a);
+      for (Vec2& vertex : core_a) vertex = transform_point(placed_a, vertex);
+      const Aabb box_a = compute_aabb(part_a, placed_a);
+      const Aabb region_a = box_a.expanded(culling_margin(box_a) + found);
+      for_each_part(b, b_to_a, &region_a, [&](const auto& part_b, const Transform& placed_b, int) {
+        std::vector<Vec2> core_b = detail::core_vertices(part_b);
+        for (Vec2& vertex : core_b) vertex = transform_point(placed_b, vertex);
+        obstacles.push_back(detail::translation_obstacle(core_a, core_b, part_a.rounding_radius() + part_b.rounding_radius()));
+        return true;
+      });
+      return true;
+    });
+    for (const Vec2 exit : detail::union_exits(obstacles, found, penetration_union_exits)) {
+      if (frees(exit)) {
+        translation = exit;
+        break;
       }
     }
   }

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "collide2d/collide2d.hpp"
@@ -95,6 +96,72 @@ long double l_pair_overlap(const Transform& a, const Transform& b) {
 
 Shape l_shape() { return shape_from_outline(l_outline).value(); }
 
+/// The first s >= 0 in none of the open intervals `blocked`.
+long double first_free(const std::vector<std::pair<long double, long double>>& blocked) {
+  long double s = 0;
+  for (bool moved = true; moved;) {
+    moved = false;
+    for (const auto& [low, high] : blocked) {
+      if (low < s && s < high) {
+        s = high;
+        moved = true;
+      }
+    }
+  }
+  return s;
+}
+
+/// The least translation of B that leaves the Ls at most touching, sampled over `directions`
+/// directions (long double): along a direction d, each rectangle pair's separation with B moved by
+/// s d is the largest of eight functions linear in s (one per axis: the nearest corner along an
+/// axis of A's rectangle does not change as B moves, nor the nearest of A's along B's), so it is
+/// negative on one open interval of s; the first s >= 0 outside every pair's interval is where B
+/// first comes free along d. The least over the directions is never below the true least, and
+/// reaches it as they get finer unless the way out ends in a pocket only one direction meets.
+long double least_translation_by_directions(const Transform& a, const Transform& b, int directions) {
+  struct Axis {
+    long double nx, ny, base;  // unit normal, separation at s = 0
+    bool moves;                // an axis of B's rectangle (B moving along d closes on it as -n.d)
+  };
+  std::vector<std::vector<Axis>> pairs;
+  for (const auto& first : l_rectangles) {
+    for (const auto& second : l_rectangles) {
+      const Rectangle p = placed_rectangle(first[0], first[1], a), q = placed_rectangle(second[0], second[1], b);
+      std::vector<Axis> axes;
+      for (const bool own_is_b : {false, true}) {
+        const Rectangle& own = own_is_b ? q : p;
+        const Rectangle& other = own_is_b ? p : q;
+        for (int i = 0; i < 4; ++i) {
+          const Point from = own[i], to = own[(i + 1) % 4];
+          const long double length = std::hypot(to[0] - from[0], to[1] - from[1]);
+          const long double nx = (to[1] - from[1]) / length, ny = -(to[0] - from[0]) / length;
+          long double nearest = 1e30L;
+          for (const Point& corner : other) nearest = std::min(nearest, nx * (corner[0] - from[0]) + ny * (corner[1] - from[1]));
+          axes.push_back({nx, ny, nearest, own_is_b});
+        }
+      }
+      pairs.push_back(axes);
+    }
+  }
+  long double least = 1e30L;
+  for (int k = 0; k < directions; ++k) {
+    const long double angle = 2 * 3.14159265358979323846L * k / directions, dx = std::cos(angle), dy = std::sin(angle);
+    std::vector<std::pair<long double, long double>> blocked;  // open intervals of s where a pair overlaps
+    for (const std::vector<Axis>& axes : pairs) {
+      long double low = -1e30L, high = 1e30L;
+      for (const Axis& axis : axes) {
+        const long double rate = (axis.moves ? -1 : 1) * (axis.nx * dx + axis.ny * dy);  // separation = base + rate s
+        if (rate > 0) high = std::min(high, -axis.base / rate);
+        else if (rate < 0) low = std::max(low, -axis.base / rate);
+        else if (axis.base >= 0) high = low;  // separated along this axis whatever s
+      }
+      if (low < high) blocked.push_back({low, high});
+    }
+    least = std::min(least, first_free(blocked));
+  }
+  return least;
+}
+
 /// The touching band of the oracle: a few contact tolerances of the coordinates in use.
 Real band_for(const Transform& a, const Transform& b) {
   return 8 * contact_tolerance(std::max(coordinate_magnitude(a.position), coordinate_magnitude(b.position)) + 4);
@@ -124,7 +191,7 @@ TEST(CompoundPairs, RandomLPairsNeverLoseContactsAndThePenetrationFreesThem) {
   const Shape l = l_shape();
   std::mt19937_64 random(20261122);
   std::uniform_real_distribution<double> coordinate(-2.2, 2.2), angle(-3.14159, 3.14159);
-  int overlapping = 0, apart = 0, skipped = 0, lost = 0, not_freed = 0, disagreements = 0;
+  int overlapping = 0, apart = 0, skipped = 0, lost = 0, not_freed = 0, disagreements = 0, longer_than_least = 0;
   double worst_leftover = 0;
   for (int trial = 0; trial < 6000; ++trial) {
     const Transform a = Transform::from({Real(coordinate(random)), Real(coordinate(random))}, Real(angle(random)));
@@ -147,6 +214,12 @@ TEST(CompoundPairs, RandomLPairsNeverLoseContactsAndThePenetrationFreesThem) {
         continue;
       }
       disagreements += !says_overlap || !gap.overlapping;
+      // The least way out: no longer than the least over 1,440 directions.
+      const long double least = least_translation_by_directions(a, b, 1440);
+      longer_than_least += found->depth > least + band;
+      if (found->depth > least + band && longer_than_least < 6) {
+        std::printf("longer than the least: trial %d depth %g, least over directions %Lg\n", trial, double(found->depth), least);
+      }
       // Moving B by the penetration (and a band) leaves the Ls at most touching.
       const Transform moved{b.position + (found->depth + band) * found->normal, b.rotation};
       const long double leftover = l_pair_overlap(a, moved);
@@ -161,8 +234,9 @@ TEST(CompoundPairs, RandomLPairsNeverLoseContactsAndThePenetrationFreesThem) {
       disagreements += says_overlap || found.has_value() || !manifolds.empty() || gap.overlapping;
     }
   }
-  std::printf("L against L: %d overlapping, %d apart, %d too close to call; lost %d, not freed %d, worst leftover %.3g\n", overlapping,
-              apart, skipped, lost, not_freed, worst_leftover);
+  std::printf("L against L: %d overlapping, %d apart, %d too close to call; lost %d, not freed %d, worst leftover %.3g, longer than the least %d\n",
+              overlapping, apart, skipped, lost, not_freed, worst_leftover, longer_than_least);
+  EXPECT_EQ(longer_than_least, 0);
   EXPECT_GT(overlapping, 1000);
   EXPECT_GT(apart, 1000);
   EXPECT_EQ(lost, 0);
@@ -286,6 +360,16 @@ long double boundary_distance(const Ring& ring, Point p) {
   return best;
 }
 
+/// How far penetration()'s witness points are from what they promise, in long double: point_a on
+/// A's outline, point_b on B's outline, and point_a - point_b = depth x normal. The largest of the
+/// three misses.
+long double witness_miss(const Penetration& found, const Ring& ring_a, const Ring& ring_b) {
+  const Point on_a{found.point_a.x, found.point_a.y}, on_b{found.point_b.x, found.point_b.y};
+  const long double along = std::hypot(on_a[0] - on_b[0] - (long double)found.depth * found.normal.x,
+                                       on_a[1] - on_b[1] - (long double)found.depth * found.normal.y);
+  return std::max({boundary_distance(ring_a, on_a), boundary_distance(ring_b, on_b), along});
+}
+
 /// Checks closest_point's signed distance at `point` against the outline's (in long double, inside
 /// by even-odd), within four touching bands of the point's and the compound's magnitudes.
 void expect_outline_distance(const Shape& shape, const Transform& pose, const Ring& ring, Vec2 point, const std::string& where) {
@@ -358,7 +442,7 @@ TEST(CompoundPairs, CombsStarsAndTerrainAgainstEachOtherAgreeWithTheOutlineOracl
   std::mt19937_64 random(424242);
   std::uniform_real_distribution<double> coordinate(-3.5, 3.5), angle(-3.14159, 3.14159);
   std::uniform_int_distribution<int> family(0, static_cast<int>(outlines.size()) - 1);
-  int overlapping = 0, apart = 0, skipped = 0, lost = 0, not_freed = 0, disagreements = 0, world_misses = 0;
+  int overlapping = 0, apart = 0, skipped = 0, lost = 0, not_freed = 0, disagreements = 0, world_misses = 0, witnesses_off = 0, not_mirrored = 0;
   for (int trial = 0; trial < 3000; ++trial) {
     const int first = family(random), second = family(random);
     const Transform a = Transform::from({Real(coordinate(random)), Real(coordinate(random))}, Real(angle(random)));
@@ -392,21 +476,44 @@ TEST(CompoundPairs, CombsStarsAndTerrainAgainstEachOtherAgreeWithTheOutlineOracl
         continue;
       }
       disagreements += !says_overlap || !says_distance;
-      const Transform moved{b.position + (found->depth + Real(2 * band)) * found->normal, b.rotation};
+      // Moved by the depth along the normal, B at most touches A. (Not beyond it: the least way out
+      // may end in a pocket, touching two sides, where going on enters A again.)
+      const Transform moved{b.position + found->depth * found->normal, b.rotation};
       not_freed += outline_verdict(placed_ring(outlines[first], a), placed_ring(outlines[second], moved), band) > 0;
+      // The same way out with A and B swapped (the least one: ties aside, one answer), and in both
+      // orders the witness points on their outlines, depth x normal apart. Where the shapes touch
+      // along a stretch, either order may name a different point of it.
+      const std::optional<Penetration> swapped = penetration(shape_b, b, shape_a, a);
+      if (!swapped) {
+        ++lost;
+        continue;
+      }
+      const long double miss = std::max(witness_miss(*found, placed_ring(outlines[first], a), placed_ring(outlines[second], b)),
+                                         witness_miss(*swapped, placed_ring(outlines[second], b), placed_ring(outlines[first], a)));
+      witnesses_off += miss > band;
+      if (miss > band && witnesses_off < 6) std::printf("witnesses off: trial %d depth %g by %Lg\n", trial, double(found->depth), miss);
+      const bool mirrored = std::abs(swapped->depth - found->depth) <= band && length(swapped->normal + found->normal) * found->depth <= band;
+      not_mirrored += !mirrored;
+      if (!mirrored && not_mirrored < 6) {
+        std::printf("not mirrored: trial %d depth %g normal (%g, %g), swapped %g (%g, %g)\n", trial, double(found->depth), double(found->normal.x),
+                    double(found->normal.y), double(swapped->depth), double(swapped->normal.x), double(swapped->normal.y));
+      }
     } else {
       ++apart;
       disagreements += says_overlap || says_distance || found.has_value() || !manifolds.empty() || !world.contacts().empty();
     }
   }
-  std::printf("concave pairs: %d overlapping, %d apart, %d too close to call; lost %d, not freed %d, disagreements %d, world misses %d\n",
-              overlapping, apart, skipped, lost, not_freed, disagreements, world_misses);
+  std::printf("concave pairs: %d overlapping, %d apart, %d too close to call; lost %d, not freed %d, disagreements %d, world misses %d, "
+              "witnesses off %d, not mirrored %d\n",
+              overlapping, apart, skipped, lost, not_freed, disagreements, world_misses, witnesses_off, not_mirrored);
   EXPECT_GT(overlapping, 800);
   EXPECT_GT(apart, 800);
   EXPECT_EQ(lost, 0);
   EXPECT_EQ(not_freed, 0);
   EXPECT_EQ(disagreements, 0);
   EXPECT_EQ(world_misses, 0);
+  EXPECT_EQ(witnesses_off, 0);
+  EXPECT_EQ(not_mirrored, 0);
 }
 
 TEST(CompoundPenetration, CircleInAVNotchIsFreedFromBothWalls) {
@@ -433,13 +540,14 @@ TEST(CompoundPenetration, CircleInAVNotchIsFreedFromBothWalls) {
   EXPECT_NEAR(swapped->normal.y, -1, 1e-5);
 }
 
-TEST(CompoundPenetration, WitnessPointsWhenBEndsFreedBeyondTouching) {
+TEST(CompoundPenetration, WitnessPointsOfACircleSunkDeepInAConcaveQuadrilateral) {
   // From the pair-query fuzzer: a circle of radius 31.1 sunk 30.8 deep into a concave quadrilateral
-  // (two triangles), both under the same turned pose. The translation that frees it leaves the
-  // circle a hair beyond touching, with no contact there; the witness points were then left at
-  // A's origin (point_a - point_b was 31 units from
-  // depth x normal). Now: point_a on A's surface, point_b on B's before the move, their
-  // difference depth x normal, and B moved by it is free.
+  // (two triangles), both under the same turned pose. The translation the contact planes gave left
+  // the circle 0.036 beyond touching, with no contact there, and the witness points were then left
+  // at A's origin (point_a - point_b was 31 units from depth x normal). The least way out (the
+  // union of the parts' Minkowski differences) now leaves it touching: point_a on A's surface,
+  // point_b on B's, their difference depth x normal, and the same answer mirrored with A and B
+  // swapped.
   const Real step = std::ldexp(Real(1), -10);
   const Shape circle = Circle{{-64, -65034 * step}, 31881 * step};
   const std::vector<Vec2> outline = {{Real(-33.5), -64}, {-57812 * step, -50220 * step}, {-54214 * step, -54242 * step}, {-64, -64}};
@@ -452,13 +560,14 @@ TEST(CompoundPenetration, WitnessPointsWhenBEndsFreedBeyondTouching) {
   const Real band = 64 * contact_tolerance(256);
   EXPECT_LE(length(found->point_a - found->point_b - found->depth * found->normal), band);
   EXPECT_NEAR(closest_point(circle, pose, found->point_a).signed_distance, 0, band);
-  // The contact planes are the circle's tangents, so the translation they give leaves B a little
-  // beyond touching (0.036 of the 30.8): point_b is that far from B's surface, no farther.
+  EXPECT_NEAR(closest_point(quadrilateral, pose, found->point_b).signed_distance, 0, band);
   const Transform moved{pose.position + found->depth * found->normal, pose.rotation};
-  const Real gap = distance(circle, pose, quadrilateral, moved).distance;
-  EXPECT_LE(gap, Real(2e-3) * found->depth);
-  EXPECT_FALSE(overlap(circle, pose, quadrilateral, moved));
-  EXPECT_NEAR(closest_point(quadrilateral, pose, found->point_b).signed_distance, 0, band + gap);
+  EXPECT_LE(distance(circle, pose, quadrilateral, moved).distance, band);
+  EXPECT_FALSE(overlap(circle, pose, quadrilateral, {moved.position + band * found->normal, pose.rotation}));
+  const std::optional<Penetration> swapped = penetration(quadrilateral, pose, circle, pose);
+  ASSERT_TRUE(swapped.has_value());
+  EXPECT_NEAR(swapped->depth, found->depth, band);
+  EXPECT_LE(length(swapped->normal + found->normal) * found->depth, band);
 }
 
 TEST(CompoundPenetration, ASegmentAlongTheCutBetweenTwoPiecesIsInsideTheOutline) {
@@ -489,6 +598,11 @@ TEST(CompoundPenetration, ASegmentAlongTheCutBetweenTwoPiecesIsInsideTheOutline)
   const std::optional<Penetration> swapped = penetration(quadrilateral, pose, segment, pose);
   ASSERT_TRUE(swapped.has_value());
   EXPECT_NEAR(swapped->depth, found->depth, band);
+  EXPECT_LE(length(swapped->normal + found->normal) * found->depth, band);
+  // The witness points on the segment and on the outline (the oracle's rings), in both orders.
+  const Ring segment_ring = placed_ring({reflex, far_end}, pose), outline_ring = placed_ring(outline, pose);
+  EXPECT_LE(witness_miss(*found, segment_ring, outline_ring), band);
+  EXPECT_LE(witness_miss(*swapped, outline_ring, segment_ring), band);
   // Lying along the outline's outer boundary instead is only touching.
   const Shape on_boundary = Segment{{-54242 * step, -64}, far_end};
   const std::optional<Penetration> touching = penetration(on_boundary, pose, quadrilateral, pose);
@@ -1014,10 +1128,13 @@ TEST(CompoundPenetration, ASegmentWithinTheBandsOfASliversSeamIsInsideTheOutline
                              .value();
   const Vec2 start{-0x1.47a8p+5f, -0x1.fe04p+5f}, end{0x1.fe4p+5f, 0x1.09p+3f};
   const Shape segment = Segment{start, end};
-  const Transform segment_pose{{0x1.09p+5f, 0x1.09p+5f}, {0x1.d646bcp-1f, 0x1.94e422p-2f}};
+  // The fuzzer's rotations are unit in float; in double they are normalised (unit_rotation), or
+  // their float round-off would scale coordinates 1e7 out by 0.1 and the two orders' frames differ.
+  const Transform segment_pose{{0x1.09p+5f, 0x1.09p+5f}, unit_rotation({0x1.d646bcp-1f, 0x1.94e422p-2f})};
   // Where push_out() had moved the compound (the mover) when it stopped, and where it started.
-  const Transform stopped{{Real(-211.828125) + Real(5273.81055), Real(-207.796875) - Real(750.908569)}, {-0x1.9a7b1p-1f, -0x1.3205bp-1f}};
-  const Transform started{{-0x1.a7a8p+7f, -0x1.9f98p+7f}, {-0x1.9a7b1p-1f, -0x1.3205bp-1f}};
+  const Rot turned = unit_rotation({-0x1.9a7b1p-1f, -0x1.3205bp-1f});
+  const Transform stopped{{Real(-211.828125) + Real(5273.81055), Real(-207.796875) - Real(750.908569)}, turned};
+  const Transform started{{-0x1.a7a8p+7f, -0x1.9f98p+7f}, turned};
   const Real band = 64 * contact_tolerance(size_scale(compound) + 1e4f);
   const Vec2 middle = transform_point(segment_pose, Real(0.5) * (start + end));
   for (const Transform& pose : {stopped, started}) {
@@ -1028,12 +1145,13 @@ TEST(CompoundPenetration, ASegmentWithinTheBandsOfASliversSeamIsInsideTheOutline
     EXPECT_GE(found->depth, middle_depth - band);
     const Transform freed{pose.position + (found->depth + band) * found->normal, pose.rotation};
     EXPECT_FALSE(overlap(segment, segment_pose, compound, freed));
-    // The other way round the depth is bounded the same way. Neither order is always the least
-    // translation (in double, the segment first at the stopped pose gives 130,667 where 17,072
-    // frees the pair): the fallback's documented limit.
+    // The other way round: the same least way out, mirrored (in double the segment first at the
+    // stopped pose gave 130,667 where 17,072 frees the pair, before the union's candidates).
     const std::optional<Penetration> swapped = penetration(compound, pose, segment, segment_pose);
     ASSERT_TRUE(swapped.has_value());
     EXPECT_GE(swapped->depth, middle_depth - band);
+    EXPECT_NEAR(swapped->depth, found->depth, band);
+    EXPECT_LE(length(swapped->normal + found->normal) * found->depth, band);
   }
   // push_out() of the compound from a world holding the segment frees it.
   const World world = world_holding(segment, segment_pose);
@@ -1253,8 +1371,9 @@ TEST(CompoundPenetration, ACompoundDeepInsideAPieceWithOnlySeamsIsFoundInBothOrd
   // order found the depth; contact_manifolds() reported nothing in that order. Oracle: the large compound's outline is the pieces' edges that no other
   // piece shares (matched exactly, in float), and the small compound's origin's distance from
   // those edges, in long double, less its reach, bounds the depth from below. The translation
-  // found frees the pair, though it is not always the least (the fallback's 32 directions: 0.07%
-  // over in float; in double the small compound first gives 5.4e6): penetration.hpp says so.
+  // found frees the pair, and both orders find the same least one (before the union's candidates
+  // the fallback's 32 directions decided: 0.07% over in float, and 5.4e6 for 1.48e6 in double with
+  // the small compound first).
   const std::vector<std::vector<Vec2>> pieces = {
       {{-0x1.dd08p+21f, 0x1.858p+21f}, {-0x1.e3d4p+22f, 0x1.f0bcp+22f}, {-0x1.8f88p+21f, -0x1.0508p+21f}},
       {{0x1.858p+21f, 0x1.858p+21f}, {-0x1.dd08p+21f, 0x1.858p+21f}, {-0x1.8f88p+21f, -0x1.0508p+21f}},
@@ -1270,8 +1389,8 @@ TEST(CompoundPenetration, ACompoundDeepInsideAPieceWithOnlySeamsIsFoundInBothOrd
                                      triangle({10.1640625f, 10}, {31.9140625f, 10.1640625f}, {10.1640625f, 10.1640625f}),
                                      triangle({31.9140625f, 10.1640625f}, {10.0117188f, 31.9990234f}, {10.1640625f, 10.1640625f})})
                           .value();
-  const Transform large_pose{{0x1.858p+3f, 0x1.858p+3f}, {0x1.846b24p-2f, 0x1.d9bcaep-1f}};
-  const Transform small_pose{{-32, -32}, {-1, 8.74227766e-08f}};
+  const Transform large_pose{{0x1.858p+3f, 0x1.858p+3f}, unit_rotation({0x1.846b24p-2f, 0x1.d9bcaep-1f})};
+  const Transform small_pose{{-32, -32}, unit_rotation({-1, 8.74227766e-08f})};
   // The outline's edges, and the small compound's origin's distance from them (large's frame).
   const Vec2 origin = inverse_transform_point(large_pose, small_pose.position);
   const long double outline_distance = distance_to_unshared_edges(pieces, origin);
@@ -1291,6 +1410,7 @@ TEST(CompoundPenetration, ACompoundDeepInsideAPieceWithOnlySeamsIsFoundInBothOrd
     }
     EXPECT_LT(deepest, -band) << large_first;
   }
+  std::vector<Penetration> answers;
   for (const bool large_first : {true, false}) {
     SCOPED_TRACE(large_first);
     const std::optional<Penetration> found = large_first ? penetration(large, large_pose, small, small_pose) : penetration(small, small_pose, large, large_pose);
@@ -1298,7 +1418,10 @@ TEST(CompoundPenetration, ACompoundDeepInsideAPieceWithOnlySeamsIsFoundInBothOrd
     EXPECT_GE(found->depth, Real(outline_distance) - reach - band);
     const Vec2 away = (large_first ? Real(1) : Real(-1)) * (found->depth + band) * found->normal;  // moves the small compound out
     EXPECT_FALSE(overlap(large, large_pose, small, {small_pose.position + away, small_pose.rotation}));
+    answers.push_back(*found);
   }
+  EXPECT_NEAR(answers[0].depth, answers[1].depth, band);
+  EXPECT_LE(length(answers[0].normal + answers[1].normal) * answers[0].depth, band);
 }
 
 TEST(CompoundPenetration, APointSizedCircleOnAFarOutCutIsDeepInside) {
@@ -1489,6 +1612,14 @@ TEST(CompoundPenetration, APointBesideTheCornerOfANotchLeavesThroughTheCorner) {
         // enters the piece below).
         const Transform moved{pose.position + point_first->depth * point_first->normal, pose.rotation};
         EXPECT_NEAR(closest_point(compound, moved, where).signed_distance, 0, band) << label;
+        // The witness points: the point itself, and the outline's point it leaves through (on the
+        // ring, by the oracle), depth x normal apart.
+        for (const auto& [found, point_witness, outline_witness] :
+             {std::tuple{*point_first, point_first->point_a, point_first->point_b}, std::tuple{*compound_first, compound_first->point_b, compound_first->point_a}}) {
+          EXPECT_LE(length(point_witness - where), band) << label;
+          EXPECT_LE(boundary_distance(ring, {outline_witness.x, outline_witness.y}), band) << label;
+          EXPECT_LE(length(found.point_a - found.point_b - found.depth * found.normal), band) << label;
+        }
       }
     }
     EXPECT_GT(inside, 100);
@@ -1512,9 +1643,9 @@ TEST(CompoundPenetration, ASmallCompoundInsideAHugeOneIsFoundInBothOrders) {
   std::vector<CompoundChild> children;
   for (const auto& corners : pieces) children.push_back(piece(corners));
   const Shape large = make_compound(children).value();
-  const Shape small = make_compound({triangle({-0x1p+8f, -0x1.3c8p+5f}, {-0x1.a3a4p+7f, -0x1.fcp+7f}, {-0x1.f2p+5f, -0x1.7b54p+7f}),
-                                     triangle({-0x1.f2p+5f, -0x1.7b54p+7f}, {0x1.838p+7f, -0x1p+8f}, {-0x1p+8f, -0x1.3c8p+5f})})
-                          .value();
+  const std::vector<std::vector<Vec2>> small_pieces = {{{-0x1p+8f, -0x1.3c8p+5f}, {-0x1.a3a4p+7f, -0x1.fcp+7f}, {-0x1.f2p+5f, -0x1.7b54p+7f}},
+                                                       {{-0x1.f2p+5f, -0x1.7b54p+7f}, {0x1.838p+7f, -0x1p+8f}, {-0x1p+8f, -0x1.3c8p+5f}}};
+  const Shape small = make_compound({piece(small_pieces[0]), piece(small_pieces[1])}).value();
   const Transform small_pose{{-0x1.3fdcp+9f, -0x1.3fdcp+9f}, unit_rotation({0x1.cea748p-1f, 0x1.b69d7p-2f})};
   // Where the push had left the large compound (the mover).
   const Transform large_pose{{-0x1.f64862p+20f, -0x1.2d85a8p+22f}, unit_rotation({-1, 0x1.777a5cp-24f})};
@@ -1528,7 +1659,114 @@ TEST(CompoundPenetration, ASmallCompoundInsideAHugeOneIsFoundInBothOrders) {
     EXPECT_GE(found->depth, Real(outline_distance) - reach - band);
     const Vec2 away = (small_first ? Real(-1) : Real(1)) * (found->depth + band) * found->normal;  // moves the small compound out
     EXPECT_FALSE(overlap(large, large_pose, small, {small_pose.position + away, small_pose.rotation}));
+    // The witness points on the two outlines (their pieces' unshared edges), depth x normal apart.
+    const Vec2 on_small = small_first ? found->point_a : found->point_b, on_large = small_first ? found->point_b : found->point_a;
+    EXPECT_LE(distance_to_unshared_edges(small_pieces, inverse_transform_point(small_pose, on_small)), band);
+    EXPECT_LE(distance_to_unshared_edges(pieces, inverse_transform_point(large_pose, on_large)), band);
+    EXPECT_LE(length(found->point_a - found->point_b - found->depth * found->normal), band);
   }
+}
+
+TEST(CompoundPenetration, RandomCirclesInACombLeaveByTheLeastWay) {
+  // Rounded parts: the union's boundary has arcs, and a circle in a gap between two teeth leaves
+  // where arcs about the teeth's corners cross. Oracle (long double): the comb is the union of
+  // its base and its four teeth; along a direction d the circle's centre c + s d is within r of
+  // a box on the interval where the line crosses the box swept by the circle (closed form: two
+  // widened boxes and four corner discs); the first s >= 0 in none of the five intervals is where
+  // the circle comes free along d, and the least over 1,440 directions bounds the least
+  // translation from above. Checked: the depth is no longer, moved by it the circle is at most
+  // touching, A and B swapped give the same answer mirrored, and the witness points lie on the
+  // comb's outline and on the circle.
+  const std::vector<Vec2> outline_points = comb_outline(4);
+  const Shape comb = shape_from_outline(outline_points).value();
+  std::vector<std::array<Vec2, 2>> parts = {{Vec2{0, 0}, Vec2{7, 0.5f}}};
+  for (int tooth = 0; tooth < 4; ++tooth) parts.push_back({Vec2{Real(2 * tooth), 0}, Vec2{Real(2 * tooth + 1), 2}});
+  std::mt19937_64 random(20261128);
+  std::uniform_real_distribution<double> across(-0.5, 7.5), up(0, 2.5), angle(-0.3, 0.3), radius_of(0.1, 0.8);
+  int overlapping = 0, longer_than_least = 0, not_freed = 0, not_mirrored = 0, witnesses_off = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const Transform pose = Transform::from({0, 0}, Real(angle(random)));
+    const Real radius = Real(radius_of(random));
+    const Shape circle = Circle{{0, 0}, radius};
+    const Transform at{transform_point(pose, {Real(across(random)), Real(up(random))}), {}};
+    std::vector<Rectangle> rectangles;
+    for (const auto& part : parts) rectangles.push_back(placed_rectangle(part[0], part[1], pose));
+    auto distance_to = [](const Rectangle& rectangle, long double x, long double y) {
+      bool inside = true;
+      long double nearest = 1e30L;
+      for (int i = 0; i < 4; ++i) {
+        inside = inside && cross_of(rectangle[i], rectangle[(i + 1) % 4], {x, y}) >= 0;
+        nearest = std::min(nearest, segment_point_distance(rectangle[i], rectangle[(i + 1) % 4], {x, y}));
+      }
+      return inside ? 0.0L : nearest;
+    };
+    const long double cx = at.position.x, cy = at.position.y, r = radius;
+    auto nearest_part = [&](long double x, long double y) {
+      long double nearest = 1e30L;
+      for (const Rectangle& rectangle : rectangles) nearest = std::min(nearest, distance_to(rectangle, x, y));
+      return nearest;
+    };
+    const long double start_gap = nearest_part(cx, cy) - r;
+    const Real band = band_for(pose, at) + 8 * contact_tolerance(radius);
+    if (std::abs(start_gap) <= band || start_gap > 0) continue;  // apart, or too close to call
+    ++overlapping;
+    // In the comb's frame, where its parts are boxes: the circle's centre and each direction.
+    const Vec2 centre = inverse_transform_point(pose, at.position);
+    const long double local_x = centre.x, local_y = centre.y, cosine = pose.rotation.cosine, sine = pose.rotation.sine;
+    long double least = 1e30L;
+    for (int k = 0; k < 1440; ++k) {
+      const long double turn = 2 * 3.14159265358979323846L * k / 1440, wx = std::cos(turn), wy = std::sin(turn);
+      const long double dx = cosine * wx + sine * wy, dy = -sine * wx + cosine * wy;  // the direction in the comb's frame
+      std::vector<std::pair<long double, long double>> blocked;
+      for (const auto& part : parts) {
+        // The box swept by the circle: the box widened by r along x, along y, and discs of radius
+        // r at its corners; convex, so the line meets it on one interval, the hull of the pieces'.
+        long double enter = 1e30L, leave = -1e30L;
+        auto slab = [&](long double low_x, long double low_y, long double high_x, long double high_y) {
+          long double from = -1e30L, to = 1e30L;
+          for (const auto& [origin, along, low, high] : {std::tuple{local_x, dx, low_x, high_x}, std::tuple{local_y, dy, low_y, high_y}}) {
+            if (along == 0) {
+              if (origin <= low || origin >= high) return;
+              continue;
+            }
+            const long double first = (low - origin) / along, second = (high - origin) / along;
+            from = std::max(from, std::min(first, second));
+            to = std::min(to, std::max(first, second));
+          }
+          if (from < to) enter = std::min(enter, from), leave = std::max(leave, to);
+        };
+        const long double low_x = part[0].x, low_y = part[0].y, high_x = part[1].x, high_y = part[1].y;
+        slab(low_x - r, low_y, high_x + r, high_y);
+        slab(low_x, low_y - r, high_x, high_y + r);
+        for (const auto& [corner_x, corner_y] : {std::pair{low_x, low_y}, std::pair{high_x, low_y}, std::pair{high_x, high_y}, std::pair{low_x, high_y}}) {
+          const long double ox = local_x - corner_x, oy = local_y - corner_y, half_b = dx * ox + dy * oy;
+          const long double discriminant = half_b * half_b - (ox * ox + oy * oy - r * r);
+          if (discriminant > 0) enter = std::min(enter, -half_b - std::sqrt(discriminant)), leave = std::max(leave, -half_b + std::sqrt(discriminant));
+        }
+        if (enter < leave) blocked.push_back({enter, leave});
+      }
+      least = std::min(least, first_free(blocked));
+    }
+    const std::optional<Penetration> found = penetration(comb, pose, circle, at);
+    const std::optional<Penetration> swapped = penetration(circle, at, comb, pose);
+    ASSERT_TRUE(found && swapped) << trial;
+    longer_than_least += found->depth > least + band;
+    const long double mx = cx + found->depth * found->normal.x, my = cy + found->depth * found->normal.y;
+    not_freed += nearest_part(mx, my) < r - band;
+    not_mirrored += std::abs(swapped->depth - found->depth) > band || length(swapped->normal + found->normal) * found->depth > band;
+    const Ring outline = placed_ring(outline_points, pose);
+    for (const auto& [on_comb, on_circle] : {std::pair{found->point_a, found->point_b}, std::pair{swapped->point_b, swapped->point_a}}) {
+      witnesses_off += boundary_distance(outline, {on_comb.x, on_comb.y}) > band || std::abs(length(on_circle - at.position) - radius) > band;
+    }
+    witnesses_off += length(found->point_a - found->point_b - found->depth * found->normal) > band;
+  }
+  std::printf("circles in a comb: %d overlapping; longer than the least %d, not freed %d, not mirrored %d, witnesses off %d\n", overlapping,
+              longer_than_least, not_freed, not_mirrored, witnesses_off);
+  EXPECT_GT(overlapping, 100);
+  EXPECT_EQ(longer_than_least, 0);
+  EXPECT_EQ(not_freed, 0);
+  EXPECT_EQ(not_mirrored, 0);
+  EXPECT_EQ(witnesses_off, 0);
 }
 
 }  // namespace

@@ -82,16 +82,22 @@ template <ConvexSupport A, ConvexSupport B>
 
 /// penetration() for any pair of shapes held in the Shape variant. With a compound on either side
 /// the answer is a translation of B (depth * normal) that frees it from the whole compound, not
-/// from one piece: the shortest translation that meets every contact plane (the seam-resolved
-/// contacts of contact_manifolds(), so seams never give the normal), checked against every pair
-/// of pieces; exact where the way out is decided by the faces in contact (a shape in a V notch
-/// leaves straight up) or, for a point, by the outline's nearest point (each contact's way out
-/// to the outline is tried too), and the contacts beyond a piece's own way out are searched too
-/// (a shape along a cut beside a sliver leaves across the sliver). Where the contact planes
-/// squeeze B from opposite sides, or leave no contact (B deep inside a piece whose faces are all
-/// seams), the shortest exit over the contact normals and 32 directions found by casting B back
-/// from beyond A (then not always the least translation). point_a lies on A's surface where B comes to touch
-/// it, and point_b = point_a - depth * normal is that point of B before the move.
+/// from one piece, and the least such translation: B is clear exactly where its translation lies
+/// in no pair of parts' Minkowski difference, and the least is the nearest point outside their
+/// union (a point on one difference's boundary nearest the origin, or where two boundaries
+/// cross), so A and B swapped give the same depth and the mirrored normal. A first way out bounds
+/// that search: the shortest translation meeting the contact planes (the seam-resolved contacts of
+/// contact_manifolds()), each pair of pieces' own way out and each contact's way out to the
+/// outline, or, where the planes squeeze B from opposite sides or no contact exists (B deep
+/// inside a piece whose faces are all seams), the shortest exit over the contact normals and 32
+/// directions found by casting B back from beyond A. Every translation is checked against every
+/// pair of pieces within their bands, and a shape without area along a seam, or a convex shape's
+/// centre deep inside the outline, is never taken as freed; where those rules refuse the union's
+/// candidates the first way out stands (then not always the least). The least way out may end in
+/// a pocket, touching B to A on two sides, where moving on along the normal enters A again.
+/// point_a lies on A's surface where B comes to touch it, and point_b = point_a - depth * normal
+/// is that point of B before the move (on B's surface, except where the first way out left B
+/// beyond touching).
 [[nodiscard]] std::optional<Penetration> penetration(const Shape& a, const Transform& transform_a, const Shape& b,
                                                      const Transform& transform_b);
 
