@@ -201,9 +201,10 @@ std::optional<CompoundAndConvex> compound_and_convex(const Shape& a, const Shape
 
 /// A shape without area (a segment, a point, a capsule of radius 0) lying along a seam of a
 /// compound touches the pieces on both sides only, yet lies inside the outline. True when the
-/// convex one of A (at the origin) and B (placed by b_to_a) has no area, overlaps a seam of the
-/// other, a compound, over more than a point (or, a point, lies on one away from its ends), and
-/// touches the seam's piece.
+/// convex one of A (at the origin) and B (placed by b_to_a) has no area, lies within the band of
+/// a seam of the other, a compound, along more than a point of it (or, a point, on one away from
+/// its ends), whether along the seam or crossing it at a small angle, and touches the seam's
+/// piece.
 bool along_a_seam(const Shape& a, const Shape& b, const Transform& b_to_a) {
   const std::optional<CompoundAndConvex> pair = compound_and_convex(a, b, b_to_a);
   if (!pair) return false;
@@ -240,10 +241,24 @@ bool along_a_seam(const Shape& a, const Shape& b, const Transform& b_to_a) {
       const Real edge_length = length(end - start);
       if (!(edge_length > 2 * tolerance)) continue;
       const Vec2 along = (1 / edge_length) * (end - start);
-      // On the seam's line, and sharing more than a point of it away from its ends.
-      if (std::abs(cross(along, first - start)) > tolerance || std::abs(cross(along, second - start)) > tolerance) continue;
-      const Real low = std::max(std::min(dot(first - start, along), dot(second - start, along)), tolerance);
-      const Real high = std::min(std::max(dot(first - start, along), dot(second - start, along)), edge_length - tolerance);
+      // The stretch of the shape within the band of the seam's line (all of it when it lies along
+      // the line; a long segment crossing the line at a small angle lies within the band, inside
+      // the outline, over a stretch of twice the band over the angle's sine: 41 units for a
+      // segment 7,000 long turned 0.0015 from a seam 12 long, 4.9 deep in the outline).
+      const Real offset_first = cross(along, first - start), offset_second = cross(along, second - start);
+      Real from = 0, to = 1;  // the stretch, as fractions from `first` to `second`
+      if (offset_first == offset_second) {
+        if (std::abs(offset_first) > tolerance) continue;
+      } else {
+        const Real entry = (-tolerance - offset_first) / (offset_second - offset_first), exit = (tolerance - offset_first) / (offset_second - offset_first);
+        from = std::max(from, std::min(entry, exit));
+        to = std::min(to, std::max(entry, exit));
+        if (!(from <= to)) continue;
+      }
+      const Vec2 near_first = lerp(first, second, from), near_second = lerp(first, second, to);
+      // Sharing more than a point of the seam away from its ends.
+      const Real low = std::max(std::min(dot(near_first - start, along), dot(near_second - start, along)), tolerance);
+      const Real high = std::min(std::max(dot(near_first - start, along), dot(near_second - start, along)), edge_length - tolerance);
       if (!(first == second ? low <= high : high - low > tolerance)) continue;
       // And touching the seam's piece by the pair's own test: a shape within the seam's band of
       // its line but apart from every piece (beyond a sliver thinner than that band, whose outer
@@ -265,9 +280,10 @@ bool along_a_seam(const Shape& a, const Shape& b, const Transform& b_to_a) {
 /// contact tolerance of the compound's reach and the point's coordinates (the compound's point
 /// query, which follows the outline), with no outside face of a piece within four such
 /// tolerances of it? The outline's query decides a notch's tip by probes around it, which a notch
-/// narrower than the probes' reach defeats, putting a point at the tip deep inside.
+/// narrower than the probes' reach defeats, putting a point at the tip deep inside. Without
+/// `near_face_excuses`, a centre the outline holds deep inside counts whatever faces are near.
 template <class Convex>
-bool convex_centre_inside(const Compound& compound, const Convex& convex, const Transform& to_compound) {
+bool convex_centre_inside(const Compound& compound, const Convex& convex, const Transform& to_compound, bool near_face_excuses) {
   const Vec2 centre = transform_point(to_compound, std::visit(
                                                        [](const auto& shape) -> Vec2 {
                                                          using Kind = std::decay_t<decltype(shape)>;
@@ -278,7 +294,8 @@ bool convex_centre_inside(const Compound& compound, const Convex& convex, const 
                                                        },
                                                        convex));
   const Real tolerance = contact_tolerance(compound.reach() + coordinate_magnitude(centre));
-  return closest_point(compound, Transform{}, centre).signed_distance < -tolerance && !detail::outside_face_near(compound, centre, 4 * tolerance);
+  return closest_point(compound, Transform{}, centre).signed_distance < -tolerance &&
+         !(near_face_excuses && detail::outside_face_near(compound, centre, 4 * tolerance));
 }
 
 /// A shape thinner than the touching band of a compound's large coordinates, lying near a seam,
@@ -287,17 +304,17 @@ bool convex_centre_inside(const Compound& compound, const Convex& convex, const 
 /// 17,000 inside). True when the convex one of A (at the origin) and B (placed by b_to_a) has its
 /// centre inside the other, a compound (convex_centre_inside); with compounds on both sides, when
 /// a child of either has (a compound 329 across inside one 4.7e7 across, in float, touched its
-/// pieces within their bands).
-bool centre_inside_outline(const Shape& a, const Shape& b, const Transform& b_to_a) {
+/// pieces within their bands). `near_face_excuses` as for convex_centre_inside.
+bool centre_inside_outline(const Shape& a, const Shape& b, const Transform& b_to_a, bool near_face_excuses) {
   if (const std::optional<CompoundAndConvex> pair = compound_and_convex(a, b, b_to_a)) {
-    return convex_centre_inside(pair->compound, pair->convex, pair->convex_to_compound);
+    return convex_centre_inside(pair->compound, pair->convex, pair->convex_to_compound, near_face_excuses);
   }
   const Compound* compound_a = std::get_if<Compound>(&a);
   const Compound* compound_b = std::get_if<Compound>(&b);
   if (compound_a == nullptr || compound_b == nullptr) return false;
-  auto any_child_inside = [](const Compound& holder, const Compound& other, const Transform& other_to_holder) {
+  auto any_child_inside = [near_face_excuses](const Compound& holder, const Compound& other, const Transform& other_to_holder) {
     return std::any_of(other.children().begin(), other.children().end(), [&](const CompoundChild& child) {
-      return convex_centre_inside(holder, child.shape, compose(other_to_holder, child.transform));
+      return convex_centre_inside(holder, child.shape, compose(other_to_holder, child.transform), near_face_excuses);
     });
   };
   return any_child_inside(*compound_a, *compound_b, b_to_a) || any_child_inside(*compound_b, *compound_a, inverse_compose(b_to_a, Transform{}));
@@ -313,7 +330,7 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
   auto moved_by = [&](Vec2 translation) { return Transform{b_to_a.position + translation, b_to_a.rotation}; };
   // Freed: no pair of pieces overlaps beyond its band, B does not lie along a seam, and the convex
   // one's centre is not inside the compound's outline (both above).
-  auto clear_of_seams = [&](const Transform& placed) { return !along_a_seam(a, b, placed) && !centre_inside_outline(a, b, placed); };
+  auto clear_of_seams = [&](const Transform& placed) { return !along_a_seam(a, b, placed) && !centre_inside_outline(a, b, placed, true); };
   auto frees = [&](Vec2 translation) {
     const Transform placed = moved_by(translation);
     return deepest_part_overlap(a, b, placed) == 0 && clear_of_seams(placed);
@@ -464,8 +481,12 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
       });
       return true;
     });
+    // A candidate must also leave no centre deep inside the outline, near faces or not: the union
+    // reaches into a crack thinner than the band between two pieces (clear of both within their
+    // bands), which the outline holds deep inside (a point was "freed" 2.6e6 out into a crack
+    // where the outline's query had it 6.1e6 deep).
     for (const Vec2 exit : detail::union_exits(obstacles, found, penetration_union_exits)) {
-      if (frees(exit)) {
+      if (frees(exit) && !centre_inside_outline(a, b, moved_by(exit), false)) {
         translation = exit;
         break;
       }

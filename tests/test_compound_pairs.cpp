@@ -1769,4 +1769,93 @@ TEST(CompoundPenetration, RandomCirclesInACombLeaveByTheLeastWay) {
   EXPECT_EQ(witnesses_off, 0);
 }
 
+TEST(CompoundPenetration, ALongSegmentCrossingASeamAtASmallAngleIsInsideTheOutline) {
+  // From the pair-query fuzzer (the least way out made both orders comparable): a segment 10,000
+  // long runs along the diagonal of a square compound 64 across with a notch, over the lower
+  // side of the notch and on along the cut (a seam) between its two pieces, turned 0.0015 from
+  // them. Each piece is overlapped by less than its band (0.03), and the seam test wanted both of
+  // the segment's ends on the seam's line, which ends 4,096 away are not: with the compound first,
+  // 0.05 counted as freeing it while the segment still ran 4.9 deep in the outline along the seam
+  // (the segment first found 42.8). The stretch of a segment within a seam's band now counts.
+  // Oracle: a segment this long leaves by moving across itself until its line passes the last
+  // corner of the outline on one side (long double).
+  const std::vector<Vec2> corners = {{-0x1p+5f, -0x1p+5f}, {0x1.fc34p+4f, -0x1.ccp+4f}, {0x1.fffcp+4f, 0x1.fff8p+4f}, {-0x1p+5f, 0x1.fffcp+4f}, {0x1.7774p+4f, 0x1.7774p+4f}};
+  const Shape compound = make_compound({piece({corners[1], corners[2], corners[4], corners[0]}), piece({corners[2], corners[3], corners[4]})}).value();
+  ASSERT_TRUE(std::get<Compound>(compound).is_internal_edge(0, 1));
+  const Vec2 start{0x1.7774p+11f, 0x1.7774p+11f}, end{-0x1p+12f, -0x1p+12f};
+  const Shape segment = Capsule{start, end, 0};
+  const Transform segment_pose{{-32, -32}, unit_rotation({-1, 0x1.777a5cp-24f})};
+  const Transform compound_pose{{-32, -32}, unit_rotation({-0x1.ffffd8p-1f, -0x1.921a18p-10f})};
+  const Ring ring = placed_ring(corners, compound_pose);
+  const Vec2 from = transform_point(segment_pose, start), to = transform_point(segment_pose, end);
+  const long double along_x = to.x - from.x, along_y = to.y - from.y, span = std::hypot(along_x, along_y);
+  long double beyond_left = 0, beyond_right = 0;  // the outline's farthest corner on each side of the segment's line
+  for (const Point& corner : ring) {
+    const long double side = (along_x * (corner[1] - from.y) - along_y * (corner[0] - from.x)) / span;
+    beyond_left = std::max(beyond_left, side);
+    beyond_right = std::max(beyond_right, -side);
+  }
+  const long double oracle = std::min(beyond_left, beyond_right);
+  ASSERT_GT(oracle, 40);
+  const Real band = 8 * contact_tolerance(2 * 4096 + 64);
+  std::vector<Penetration> answers;
+  for (const bool compound_first : {false, true}) {
+    SCOPED_TRACE(compound_first);
+    const std::optional<Penetration> found =
+        compound_first ? penetration(compound, compound_pose, segment, segment_pose) : penetration(segment, segment_pose, compound, compound_pose);
+    ASSERT_TRUE(found.has_value());
+    EXPECT_NEAR(found->depth, static_cast<Real>(oracle), band);
+    // Moved out by the depth, no point of the segment lies inside the outline beyond the band.
+    const Vec2 shift = (compound_first ? Real(1) : Real(-1)) * found->depth * found->normal;  // moves the segment
+    long double deepest = -1;
+    for (int k = 0; k <= 4000; ++k) {
+      const Vec2 point = lerp(from, to, Real(k) / 4000) + shift;
+      if (inside_even_odd(ring, {point.x, point.y})) deepest = std::max(deepest, boundary_distance(ring, {point.x, point.y}));
+    }
+    EXPECT_LE(deepest, band);
+    // The witness points: on the outline and on the segment, depth x normal apart.
+    const Vec2 on_compound = compound_first ? found->point_a : found->point_b, on_segment = compound_first ? found->point_b : found->point_a;
+    EXPECT_LE(boundary_distance(ring, {on_compound.x, on_compound.y}), band);
+    EXPECT_LE(segment_point_distance({from.x, from.y}, {to.x, to.y}, {on_segment.x, on_segment.y}), band);
+    EXPECT_LE(length(found->point_a - found->point_b - found->depth * found->normal), band);
+    answers.push_back(*found);
+  }
+  EXPECT_NEAR(answers[0].depth, answers[1].depth, band);
+  EXPECT_LE(length(answers[0].normal + answers[1].normal) * answers[0].depth, band);
+}
+
+TEST(CompoundPenetration, APointDeepInsideIsNotFreedIntoACrackThePointQueryHoldsInside) {
+  // From the mover fuzzer (float): a compound 6.7e7 across whose two pieces leave a wedge between
+  // them from a shared vertex, 1e-5 radians wide (288 units at its widest, where float's band is
+  // 128 to 512), and a point 6.2e6 inside. The outline's query holds a crack thinner than the band
+  // inside; the union of the pieces' differences, each clear within its band, found a way out
+  // 2.6e6 long into the crack, which the freeing test accepted (the crack's faces are outside
+  // faces, which excuse a centre near them), and the mover then ended 13,858 inside. A way out
+  // from the union must leave no centre the outline holds deep inside. Checked: in both orders
+  // the depth is the outline's distance from the point (closest_point) and the point moved out
+  // lies on the outline; in double the wedge is wider than the band, the point query finds it
+  // open, and the way out into it is the answer.
+  const Vec2 shared{0x1.3e8p+19f, 0x1.3bp+19f};
+  const Shape compound = make_compound({piece({shared, {0x1.3734p+24f, 0x1.3734p+24f}, {-0x1p+25f, 0x1.3734p+24f}}),
+                                        piece({{-0x1p+25f, 0x1.3734p+24f}, {0x1.fcp+24f, -0x1.fdf8p+24f}, shared}),
+                                        piece({{0x1.fcp+24f, -0x1.fdf8p+24f}, {0x1.fffcp+24f, 0x1.fffcp+24f}, {0x1.ffecp+24f, 0x1.fffcp+24f}, shared})})
+                             .value();
+  const Transform compound_pose{{0x1.3734p+13f, 0x1.3734p+13f}, unit_rotation({0x1.fad1d4p-1f, 0x1.229854p-3f})};
+  const Transform mover_pose{{-0x1.ec8p+8f, -0x1.ff3cp+13f}, unit_rotation({0x1.eecd92p-1f, -0x1.072a5p-2f})};
+  const Shape point = Circle{{-0x1.fc18p+20f, 0x1.a00cp+20f}, 0};
+  const Vec2 where = transform_point(mover_pose, {-0x1.fc18p+20f, 0x1.a00cp+20f});
+  const Real outline_depth = -closest_point(compound, compound_pose, where).signed_distance;
+  ASSERT_GT(outline_depth, 1e6f);
+  const Real band = 64 * contact_tolerance(size_scale(compound) + coordinate_magnitude(where));
+  for (const bool point_first : {true, false}) {
+    SCOPED_TRACE(point_first);
+    const std::optional<Penetration> found =
+        point_first ? penetration(point, mover_pose, compound, compound_pose) : penetration(compound, compound_pose, point, mover_pose);
+    ASSERT_TRUE(found.has_value());
+    EXPECT_NEAR(found->depth, outline_depth, band);
+    const Vec2 moved = where + (point_first ? Real(-1) : Real(1)) * found->depth * found->normal;
+    EXPECT_NEAR(closest_point(compound, compound_pose, moved).signed_distance, 0, band);
+  }
+}
+
 }  // namespace
