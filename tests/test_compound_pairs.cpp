@@ -1858,4 +1858,38 @@ TEST(CompoundPenetration, APointDeepInsideIsNotFreedIntoACrackThePointQueryHolds
   }
 }
 
+TEST(CompoundPenetration, ASegmentOutsideASliversTipIsNotAlongItsSeam) {
+  // From the pair-query fuzzer (the fuzz smoke, after the rule above): a segment 10,000 long runs
+  // 0.026 outside the long face of a sliver 0.09 thick, whose seam with its neighbour meets that
+  // face at the sliver's tip. Near the tip the seam's line is within the seam's band (0.029) of
+  // the segment for 30 units, so the segment counted as along the seam and penetration() sent it
+  // 722 away while overlap() and distance() had it apart. A stretch that crosses a seam's line
+  // now counts only where the seam runs inside the outline by more than the band. Oracle: the
+  // segment's distance from the sliver's long face (long double).
+  const Vec2 tip{0x1.7774p+8f, 0x1.7774p+8f}, cut_end{-0x1.edfp+7f, -0x1.edcp+7f}, face_end{-0x1.edfp+7f, -0x1.edfp+7f};
+  const Shape compound = make_compound({piece({tip, {-0x1p+9f, 0x1.fd08p+8f}, cut_end}), piece({cut_end, face_end, tip})}).value();
+  const Rot turned = unit_rotation({0x1.c5ba3p-5f, -0x1.ff36cep-1f});
+  const Transform segment_pose{{-0x1.edfp+6f, -0x1.edfp+6f}, turned}, compound_pose{{-0x1.edc8p+6f, -0x1.edfp+6f}, turned};
+  const Vec2 start{0x1.7774p+11f, 0x1.7774p+11f}, end{-0x1p+12f, -0x1p+12f};
+  const Shape segment = Capsule{start, end, 0};
+  // The segment in the compound's frame; the face and the segment do not cross (both ends of the
+  // segment on the outside of the face's line), so their distance is the least of the four
+  // end-to-segment distances.
+  const Vec2 from = inverse_transform_point(compound_pose, transform_point(segment_pose, start));
+  const Vec2 to = inverse_transform_point(compound_pose, transform_point(segment_pose, end));
+  const Point p{from.x, from.y}, q{to.x, to.y}, face_start{face_end.x, face_end.y}, face_tip{tip.x, tip.y};
+  ASSERT_LT(cross_of(face_start, face_tip, p), 0);  // right of the face, outside the sliver
+  ASSERT_LT(cross_of(face_start, face_tip, q), 0);
+  const long double gap = std::min({segment_point_distance(p, q, face_start), segment_point_distance(p, q, face_tip),
+                                    segment_point_distance(face_start, face_tip, p), segment_point_distance(face_start, face_tip, q)});
+  ASSERT_GT(gap, 0.02L);
+  const Real band = 8 * contact_tolerance(2 * 4096 + 1024);
+  EXPECT_FALSE(overlap(segment, segment_pose, compound, compound_pose));
+  EXPECT_NEAR(distance(segment, segment_pose, compound, compound_pose).distance, static_cast<Real>(gap), band);
+  for (const bool segment_first : {true, false}) {
+    const std::optional<Penetration> found = segment_first ? penetration(segment, segment_pose, compound, compound_pose) : penetration(compound, compound_pose, segment, segment_pose);
+    EXPECT_TRUE(!found || found->depth <= band) << segment_first;
+  }
+}
+
 }  // namespace
