@@ -258,7 +258,7 @@ bool clear_of(const TranslationObstacle& obstacle, Vec2 point) {
   Real beyond = -std::numeric_limits<Real>::max();  // the largest distance beyond an edge's line
   for (std::size_t i = 0; i < core.size(); ++i) beyond = std::max(beyond, dot(obstacle.normals[i], point - core[i]));
   if (beyond >= least_gap) return true;  // the core is at least that far
-  if (beyond <= 0) return false;          // inside the core, and the band is less than the radius plus it
+  if (beyond <= 0) return false;          // inside the core, deeper than the radius and the band allow
   Real nearest = std::numeric_limits<Real>::max();
   for (std::size_t i = 0; i < core.size(); ++i) nearest = std::min(nearest, distance_to_segment(point, core[i], core[i + 1 == core.size() ? 0 : i + 1]));
   return nearest >= least_gap;

@@ -203,8 +203,8 @@ std::optional<CompoundAndConvex> compound_and_convex(const Shape& a, const Shape
 /// compound touches the pieces on both sides only, yet lies inside the outline. True when the
 /// convex one of A (at the origin) and B (placed by b_to_a) has no area, lies within the band of
 /// a seam of the other, a compound, along more than a point of it (or, a point, on one away from
-/// its ends), whether along the seam or crossing it at a small angle, and touches the seam's
-/// piece.
+/// its ends), whether along the seam or crossing it at a small angle (then where the seam runs
+/// inside the outline by more than the band), and touches the seam's piece.
 bool along_a_seam(const Shape& a, const Shape& b, const Transform& b_to_a) {
   const std::optional<CompoundAndConvex> pair = compound_and_convex(a, b, b_to_a);
   if (!pair) return false;
@@ -489,12 +489,19 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
       });
       return true;
     });
-    // A candidate must also leave no centre deep inside the outline, near faces or not: the union
-    // reaches into a crack thinner than the band between two pieces (clear of both within their
-    // bands), which the outline holds deep inside (a point was "freed" 2.6e6 out into a crack
-    // where the outline's query had it 6.1e6 deep).
+    // A candidate must also leave no centre deep inside the outline, near faces or not, there and
+    // a few bands further on: the union reaches into a crack thinner than the band between two
+    // pieces (clear of both within their bands), which the outline holds deep inside (a point was
+    // "freed" 2.6e6 out into a crack where the outline's query had it 6.1e6 deep), and to the
+    // crack's tip, which the outline's query puts on the outline but whose every neighbour along
+    // the way out it holds inside (a mover left there slid on into the crack).
+    const Real onward = 4 * contact_tolerance(beyond);
+    auto stays_out = [&](Vec2 exit) {
+      return !centre_inside_outline(a, b, moved_by(exit), false) &&
+             !centre_inside_outline(a, b, moved_by(exit + (onward / length(exit)) * exit), false);
+    };
     for (const Vec2 exit : detail::union_exits(obstacles, found, penetration_union_exits)) {
-      if (frees(exit) && !centre_inside_outline(a, b, moved_by(exit), false)) {
+      if (frees(exit) && stays_out(exit)) {
         translation = exit;
         break;
       }
