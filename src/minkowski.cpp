@@ -197,15 +197,18 @@ bool on_arc(const BoundaryPiece& arc, Vec2 direction, Real slack) {
 constexpr Real crossing_slack = Real(1e-4);
 
 /// The point of a piece nearest the origin, appended to `points` (none for an arc whose nearest
-/// point of its circle lies beyond its ends: the stretches' ends cover those).
-void add_nearest(const BoundaryPiece& piece, std::vector<Vec2>& points) {
+/// point of its circle lies beyond its ends: the stretches' ends cover those). Returns the piece's
+/// least distance from the origin (an arc's whole circle's, which is no farther).
+Real add_nearest(const BoundaryPiece& piece, std::vector<Vec2>& points) {
   if (piece.radius == 0) {
-    points.push_back(closest_on_segment(piece.start, piece.end));
-    return;
+    const Vec2 nearest = closest_on_segment(piece.start, piece.end);
+    points.push_back(nearest);
+    return length(nearest);
   }
   const Real from_origin = length(piece.center);
   const Vec2 toward_origin = from_origin > 0 ? (-1 / from_origin) * piece.center : piece.from;
   if (on_arc(piece, toward_origin, 0)) points.push_back(piece.center + piece.radius * toward_origin);
+  return std::max(Real(0), from_origin - piece.radius);
 }
 
 /// The points where two pieces cross, appended to `points`.
@@ -299,9 +302,7 @@ std::vector<Vec2> union_exits(std::span<const TranslationObstacle> obstacles, Re
   // Each piece's nearest point; the pieces nearer than the bound, nearest first, for crossings.
   std::vector<std::pair<Real, std::size_t>> near;
   for (std::size_t i = 0; i < pieces.size(); ++i) {
-    add_nearest(pieces[i], candidates);
-    const BoundaryPiece& piece = pieces[i];
-    const Real reach = piece.radius == 0 ? length(closest_on_segment(piece.start, piece.end)) : std::max(Real(0), length(piece.center) - piece.radius);
+    const Real reach = add_nearest(pieces[i], candidates);
     if (reach < bound) near.push_back({reach, i});
   }
   std::sort(near.begin(), near.end());
