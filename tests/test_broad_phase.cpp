@@ -333,6 +333,65 @@ TEST(BroadPhase, HugeAndTinyTogether) {
   report("huge and tiny", before);
 }
 
+// A tree too large for the cache renumbers its nodes in depth-first order once it has been
+// reinserted into enough (dynamic_tree.cpp, lay_out_depth_first): 20,000 boxes on a lattice, every
+// one moved in some frames (each frame then lays the tree out again), a few in others, with
+// removals and insertions reusing ids; the trees must agree with sweep and prune (itself checked
+// against brute force above) in pairs, queries, ray queries and boxes, and stay valid.
+TEST(BroadPhase, LargeTreesLaidOutAgainAgreeWithSweepAndPrune) {
+  const char* names[] = {"sweep_and_prune", "dynamic_tree (auto margin)", "dynamic_tree (margin 0.5)"};
+  std::vector<std::unique_ptr<BroadPhase>> phases;
+  phases.push_back(make_broad_phase(BroadPhaseKind::sweep_and_prune));
+  phases.push_back(make_broad_phase(BroadPhaseKind::dynamic_tree));
+  phases.push_back(make_broad_phase(BroadPhaseKind::dynamic_tree, {.margin_or_cell = Real(0.5)}));
+  SceneRandom random{std::mt19937(21), {0, 0}, 100, 2, Real(0.25)};
+  std::vector<int> live;
+  const auto insert = [&](const Aabb& box) {
+    const int id = phases[0]->insert(box);
+    for (std::size_t i = 1; i < phases.size(); ++i) ASSERT_EQ(phases[i]->insert(box), id) << names[i];
+    live.push_back(id);
+  };
+  for (int i = 0; i < 20000; ++i) insert(random.box_at({random.uniform(-100, 100), random.uniform(-100, 100)}, {random.uniform(0, 2), random.uniform(0, 2)}));
+  std::vector<std::pair<int, int>> expected, pairs;
+  std::vector<int> expected_found, found;
+  long checked_pairs = 0;
+  for (int frame = 0; frame < 12 && !::testing::Test::HasFatalFailure(); ++frame) {
+    if (frame > 0) {
+      const bool every_box = frame % 3 != 0;  // else one box in a hundred
+      for (const int id : live) {
+        if (!every_box && random.integer(0, 99) != 0) continue;
+        const Aabb moved = random.jittered(phases[0]->box(id), 1);
+        for (auto& phase : phases) phase->move(id, moved);
+      }
+      for (int k = 0; k < 200; ++k) {  // removals, then as many insertions, which reuse the ids
+        const std::size_t pick = static_cast<std::size_t>(random.integer(0, static_cast<int>(live.size()) - 1));
+        for (auto& phase : phases) phase->remove(live[pick]);
+        live[pick] = live.back();
+        live.pop_back();
+      }
+      for (int k = 0; k < 200; ++k) insert(random.random_box());
+    }
+    phases[0]->find_pairs(expected);
+    checked_pairs += static_cast<long>(expected.size());
+    const Aabb region = random.random_region();
+    const auto [origin, translation] = random.random_ray();
+    for (std::size_t i = 1; i < phases.size(); ++i) {
+      SCOPED_TRACE(std::string(names[i]) + ", frame " + std::to_string(frame));
+      phases[i]->find_pairs(pairs);
+      ASSERT_EQ(pairs, expected);
+      ASSERT_TRUE(phases[i]->validate());
+      phases[0]->query(region, expected_found);
+      phases[i]->query(region, found);
+      ASSERT_EQ(found, expected_found);
+      phases[0]->ray_query(origin, translation, 1, expected_found);
+      phases[i]->ray_query(origin, translation, 1, found);
+      ASSERT_EQ(found, expected_found);
+      for (const int id : live) ASSERT_EQ(phases[i]->box(id), phases[0]->box(id));
+    }
+  }
+  std::printf("large trees: checked 12 frames of 20,000 boxes, %ld pairs\n", checked_pairs);
+}
+
 TEST(BroadPhase, IdsAreReusedMostRecentFirst) {
   const Counters before = totals;
   Harness harness;
