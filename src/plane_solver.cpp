@@ -29,8 +29,20 @@ std::vector<Vec2> candidate_translations(std::span<const ContactPlane> planes) {
                            (planes[j].offset * right_perpendicular(planes[k].normal) - planes[k].offset * right_perpendicular(planes[j].normal)));
     }
   }
-  std::sort(candidates.begin(), candidates.end(), [](Vec2 p, Vec2 q) { return length_squared(p) < length_squared(q); });
   return candidates;
+}
+
+void keep_shortest(std::vector<Vec2>& candidates, std::size_t count) {
+  const auto shorter = [](Vec2 p, Vec2 q) {
+    const Real p_squared = length_squared(p), q_squared = length_squared(q);
+    return p_squared < q_squared || (p_squared == q_squared && (p.x < q.x || (p.x == q.x && p.y < q.y)));
+  };
+  if (count < candidates.size()) {
+    std::partial_sort(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(count), candidates.end(), shorter);
+    candidates.resize(count);
+  } else {
+    std::sort(candidates.begin(), candidates.end(), shorter);
+  }
 }
 
 std::optional<Vec2> shortest_translation(std::span<const ContactPlane> planes, Real tolerance) {
@@ -39,7 +51,9 @@ std::optional<Vec2> shortest_translation(std::span<const ContactPlane> planes, R
                        [&](const ContactPlane& plane) { return dot(plane.normal, candidate) >= plane.offset - std::max(tolerance, plane.tolerance); });
   };
   if (satisfies_all(Vec2{})) return Vec2{};
-  for (const Vec2 candidate : candidate_translations(planes)) {
+  std::vector<Vec2> candidates = candidate_translations(planes);
+  keep_shortest(candidates, candidates.size());
+  for (const Vec2 candidate : candidates) {
     if (satisfies_all(candidate)) return candidate;
   }
   return std::nullopt;

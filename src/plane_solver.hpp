@@ -18,10 +18,16 @@ struct ContactPlane {
 };
 
 /// The translations where one or two planes are tight: the projection offset * normal onto each
-/// plane with a positive offset, and the corner of each pair of planes that are not parallel,
-/// shortest first. The shortest t satisfying every plane, when there is one, is among them; a
-/// plane from a face that B can slide past need not hold, so callers test each candidate.
+/// plane with a positive offset, and the corner of each pair of planes that are not parallel, in
+/// no particular order (keep_shortest orders them). The shortest t satisfying every plane, when
+/// there is one, is among them; a plane from a face that B can slide past need not hold, so
+/// callers test each candidate.
 std::vector<Vec2> candidate_translations(std::span<const ContactPlane> planes);
+
+/// Orders `candidates` shortest first (equal lengths by x, then y, so the order never depends on
+/// the sort) and keeps the first `count`: callers try only a few of the O(K^2) corners, and a
+/// partial sort of them all costs less than a full one.
+void keep_shortest(std::vector<Vec2>& candidates, std::size_t count);
 
 /// The shortest t with dot(plane.normal, t) >= plane.offset - max(tolerance, plane.tolerance) for
 /// every plane, or nothing when no translation satisfies them all (opposed planes that squeeze B).

@@ -161,29 +161,35 @@ constexpr std::size_t penetration_continuations = 4;
 /// whole freeing test, shortest first, for the least way out.
 constexpr std::size_t penetration_union_exits = 8;
 
-/// The deepest overlap of any pair of convex parts of A (at the origin) and B (placed by b_to_a),
-/// measured beyond that pair's own touching band: 0 when B at most touches A. Seams play no part
-/// here, so a pose that frees B is checked against the pieces themselves. With `exits`, each such
-/// pair's own way out (its depth along its normal, a translation of B) is appended.
-Real deepest_part_overlap(const Shape& a, const Shape& b, const Transform& b_to_a, std::vector<Vec2>* exits = nullptr) {
-  Real deepest = 0;
+/// Calls found(penetration) for each pair of convex parts of A (at the origin) and B (placed by
+/// b_to_a) that overlaps beyond that pair's own touching band, until found returns false. Seams
+/// play no part here, so a pose that frees B is checked against the pieces themselves.
+template <class Found>
+void for_each_part_overlap(const Shape& a, const Shape& b, const Transform& b_to_a, Found&& found) {
+  bool going_on = true;
   const Aabb box_b = compute_aabb(b, b_to_a);
   const Aabb region_b = box_b.expanded(culling_margin(box_b));
   for_each_part(a, Transform{}, &region_b, [&](const auto& part_a, const Transform& placed_a, int) {
     const Aabb box_a = compute_aabb(part_a, placed_a);
     const Aabb region_a = box_a.expanded(culling_margin(box_a));
     for_each_part(b, b_to_a, &region_a, [&](const auto& part_b, const Transform& placed_b, int) {
-      if (const std::optional<Penetration> found = penetration(part_a, placed_a, part_b, placed_b)) {
-        if (found->depth > found->tolerance) {
-          deepest = std::max(deepest, found->depth);
-          if (exits != nullptr) exits->push_back(found->depth * found->normal);
-        }
-      }
-      return true;
+      const std::optional<Penetration> overlap = penetration(part_a, placed_a, part_b, placed_b);
+      if (overlap && overlap->depth > overlap->tolerance) going_on = found(*overlap);
+      return going_on;
     });
-    return true;
+    return going_on;
   });
-  return deepest;
+}
+
+/// Whether no pair of convex parts overlaps beyond its band (for_each_part_overlap finds none): the
+/// freeing test stops at the first that does.
+bool parts_at_most_touch(const Shape& a, const Shape& b, const Transform& b_to_a) {
+  bool touching_at_most = true;
+  for_each_part_overlap(a, b, b_to_a, [&](const Penetration&) {
+    touching_at_most = false;
+    return false;  // one is enough
+  });
+  return touching_at_most;
 }
 
 /// For a pair of one compound and one convex shape, A at the origin and B placed by b_to_a: the
@@ -341,7 +347,7 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
   auto clear_of_seams = [&](const Transform& placed) { return !along_a_seam(a, b, placed) && !centre_inside_outline(a, b, placed, true); };
   auto frees = [&](Vec2 translation) {
     const Transform placed = moved_by(translation);
-    return deepest_part_overlap(a, b, placed) == 0 && clear_of_seams(placed);
+    return parts_at_most_touch(a, b, placed) && clear_of_seams(placed);
   };
   std::vector<detail::ContactPlane> planes;
   Real tolerance = 0;
@@ -370,7 +376,12 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
   // whose separation is then the far side's whole extent (1.2e7 for a piece 32 deep in a rounded
   // polygon 7e7 across), and those planes' corners miss the short way out.
   std::vector<Vec2> part_exits;
-  bool freed = deepest_part_overlap(a, b, b_to_a, &part_exits) == 0 && clear_of_seams(b_to_a);  // only touching: no translation needed
+  // Each pair of parts' own way out: its depth along its normal, a translation of B.
+  for_each_part_overlap(a, b, b_to_a, [&](const Penetration& overlap) {
+    part_exits.push_back(overlap.depth * overlap.normal);
+    return true;
+  });
+  bool freed = part_exits.empty() && clear_of_seams(b_to_a);  // only touching: no translation needed
   // And, a compound against a convex shape, each contact's way out to the outline: the translation
   // that carries the contact's point of the convex shape, inside the outline, to the outline's
   // nearest point. The planes miss it where the outline turns into a notch between pieces the
@@ -402,8 +413,8 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
     // frees B wins (a plane B can slide past need not hold).
     std::vector<Vec2> candidates = detail::candidate_translations(planes);
     candidates.insert(candidates.end(), part_exits.begin(), part_exits.end());
-    std::sort(candidates.begin(), candidates.end(), shorter);
-    for (std::size_t i = 0; i < candidates.size() && i < penetration_candidates_per_round && !freed; ++i) {
+    detail::keep_shortest(candidates, penetration_candidates_per_round);
+    for (std::size_t i = 0; i < candidates.size() && !freed; ++i) {
       if (length_squared(candidates[i]) <= length_squared(translation)) continue;  // not beyond what was tried
       if (length_squared(candidates[i]) > beyond * beyond) break;                   // shortest first: the rest are longer
       freed = frees(candidates[i]);
@@ -458,8 +469,8 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
       manifolds_in_frame_of_a(a, b, moved_by(failed[k]), contacts, {});
       add_planes(failed[k]);
       std::vector<Vec2> onward = detail::candidate_translations(planes);
-      std::sort(onward.begin(), onward.end(), shorter);
-      for (std::size_t i = 0; i < onward.size() && i < penetration_candidates_per_round && shorter(onward[i], translation); ++i) {
+      detail::keep_shortest(onward, penetration_candidates_per_round);
+      for (std::size_t i = 0; i < onward.size() && shorter(onward[i], translation); ++i) {
         if (std::find(failed.begin(), failed.end(), onward[i]) != failed.end()) continue;  // tried already
         if (frees(onward[i])) translation = onward[i];
       }
