@@ -1,7 +1,8 @@
 // bench_narrow_phase.cpp — measures the pair queries on placed shape pairs: contact manifolds
 // (collide), overlap, penetration, and GJK distance cold and warm-started, ours against Box2D 2.4.1
 // (b2CollideCircles, b2CollidePolygons, b2CollidePolygonAndCircle, b2TestOverlap, b2Distance) and
-// Chipmunk 7 (cpShapesCollide) on the same cases, with the count of cases where they disagree.
+// Chipmunk 7 (cpShapesCollide) on the same cases, with the count of cases where they disagree;
+// and penetration with compounds, ours alone.
 #include "bench_support.hpp"
 #include "peers.hpp"
 
@@ -241,6 +242,57 @@ Polygon random_box(RandomSource& random) {
   return collide2d::make_box(half_width, half_height, {}, box2d_polygon_skin).value();
 }
 
+/// Compound pairs: an L (two boxes), a comb (six) or a star (five crossing boxes) against a box, a
+/// circle, a capsule or one of the three, placed to overlap (no peer answers these).
+struct CompoundCases {
+  std::vector<collide2d::Shape> shapes;  // the three compounds first, then the convex partners
+  struct Pair {
+    int a, b;
+    collide2d::Transform transform_a, transform_b;
+  };
+  std::vector<Pair> cases;
+};
+
+CompoundCases make_compound_cases() {
+  using collide2d::CompoundChild;
+  using collide2d::Vec2;
+  auto box = [](double half_width, double half_height, Vec2 at, double angle) {
+    return CompoundChild{collide2d::make_box(static_cast<Real>(half_width), static_cast<Real>(half_height)).value(),
+                         collide2d::Transform::from(at, static_cast<Real>(angle))};
+  };
+  CompoundCases set;
+  set.shapes.push_back(collide2d::make_compound({box(2, 0.5, {0, 0}, 0), box(0.5, 2, {-1.5, 2.5}, 0)}).value());
+  std::vector<CompoundChild> comb{box(3, 0.4, {0, 0}, 0)};
+  for (int tooth = 0; tooth < 5; ++tooth) comb.push_back(box(0.25, 1.2, {Real(-2.6 + 1.3 * tooth), Real(1.6)}, 0));
+  set.shapes.push_back(collide2d::make_compound(std::move(comb)).value());
+  std::vector<CompoundChild> star;
+  for (int arm = 0; arm < 5; ++arm) star.push_back(box(2, 0.3, {0, 0}, arm * std::numbers::pi / 5));
+  set.shapes.push_back(collide2d::make_compound(std::move(star)).value());
+  set.shapes.push_back(collide2d::make_box(Real(0.7), Real(0.4)).value());
+  set.shapes.push_back(Circle{{0, 0}, Real(0.6)});
+  set.shapes.push_back(collide2d::Capsule{{Real(-0.8), 0}, {Real(0.8), 0}, Real(0.3)});
+  RandomSource random(107);
+  while (set.cases.size() < case_count) {
+    const int a = static_cast<int>(random.uniform_real(0, 3)), b = std::min(5, static_cast<int>(random.uniform_real(0, 6)));
+    const Real angle_a = random.angle(), angle_b = random.angle();
+    const Vec2 offset{random.uniform_real(-2, 2), random.uniform_real(-2, 2)};
+    const auto transform_a = collide2d::Transform::from({}, angle_a), transform_b = collide2d::Transform::from(offset, angle_b);
+    if (collide2d::overlap(set.shapes[a], transform_a, set.shapes[b], transform_b)) set.cases.push_back({a, b, transform_a, transform_b});
+  }
+  return set;
+}
+
+void register_compound_benchmarks() {
+  auto cases = make_lazy<CompoundCases>(make_compound_cases);
+  add_benchmark(benchmark_name("penetration", "compound-mixed", "ours"), [cases](benchmark::State& state) {
+    const CompoundCases& set = cases->get();
+    time_cycle(state, [&](std::size_t i) {
+      const CompoundCases::Pair& pair = set.cases[i];
+      return collide2d::penetration(set.shapes[pair.a], pair.transform_a, set.shapes[pair.b], pair.transform_b);
+    });
+  });
+}
+
 }  // namespace
 
 void register_narrow_phase_benchmarks() {
@@ -250,6 +302,7 @@ void register_narrow_phase_benchmarks() {
   register_family(make_family<Polygon, Polygon>("polygon8-polygon8", 104, polygon_maker(8), polygon_maker(8), true));
   register_family(make_family<Polygon, Circle>("polygon8-circle", 105, polygon_maker(8), random_circle, true));
   register_family(make_family<Polygon, Polygon>("polygon64-polygon64", 106, polygon_maker(64), polygon_maker(64), false));
+  register_compound_benchmarks();
 }
 
 }  // namespace collide2d_bench
