@@ -209,8 +209,8 @@ std::optional<CompoundAndConvex> compound_and_convex(const Shape& a, const Shape
 /// compound touches the pieces on both sides only, yet lies inside the outline. True when the
 /// convex one of A (at the origin) and B (placed by b_to_a) has no area, lies within the band of
 /// a seam of the other, a compound, along more than a point of it (or, a point, on one away from
-/// its ends), whether along the seam or crossing it at a small angle (then where the seam runs
-/// inside the outline by more than the band), and touches the seam's piece.
+/// its ends), whether along the seam or crossing it at a small angle (a point or a crossing: where
+/// the seam runs inside the outline by more than the band), and touches the seam's piece.
 bool along_a_seam(const Shape& a, const Shape& b, const Transform& b_to_a) {
   const std::optional<CompoundAndConvex> pair = compound_and_convex(a, b, b_to_a);
   if (!pair) return false;
@@ -266,11 +266,13 @@ bool along_a_seam(const Shape& a, const Shape& b, const Transform& b_to_a) {
       const Real low = std::max(std::min(dot(near_first - start, along), dot(near_second - start, along)), tolerance);
       const Real high = std::min(std::max(dot(near_first - start, along), dot(near_second - start, along)), edge_length - tolerance);
       if (!(first == second ? low <= high : high - low > tolerance)) continue;
-      // A stretch of a shape crossing the line counts only where the seam runs inside the outline
-      // by more than the band: toward a sliver's tip the band of the seam's line reaches out along
-      // the outline's face (a segment 0.026 outside a sliver 0.09 thick lay within it for 30 units
-      // of a seam 880 long, next to its end).
-      if (from > 0 || to < 1) {
+      // A stretch of a shape crossing the line, or a point, counts only where the seam runs inside
+      // the outline by more than the band: toward a sliver's tip the band of the seam's line
+      // reaches out along the outline's face (a segment 0.026 outside a sliver 0.09 thick lay
+      // within it for 30 units of a seam 880 long, next to its end), and a seam beside a crack
+      // thinner than the band runs along the outline (a point the outline's query put 0.09 inside,
+      // within its band of 187, was sent 6.1e6 away).
+      if (from > 0 || to < 1 || first == second) {
         const Vec2 middle = start + (Real(0.5) * (low + high)) * along;
         if (!(closest_point(compound, Transform{}, middle).signed_distance < -tolerance)) continue;
       }

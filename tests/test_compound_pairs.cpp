@@ -1858,6 +1858,43 @@ TEST(CompoundPenetration, APointDeepInsideIsNotFreedIntoACrackThePointQueryHolds
   }
 }
 
+TEST(CompoundPenetration, APointOnTheOutlineBesideACrackIsNotOnASeamInside) {
+  // From the mover fuzzer (float, seed 23): the fan of the test above, with a fourth piece, and a
+  // point sliding 7,000 along the outline where two pieces' edges leave a crack thinner than the
+  // band (187) between them. The seam beside the crack runs along the outline, and a point within
+  // its band counted as lying on the seam, inside the outline: one pose of the slide, 0.09 inside
+  // by the outline's query, got penetration 6.1e6 while its neighbours, 433 away, got 0. A point
+  // now counts as on a seam only where the seam runs inside the outline by more than the band.
+  // Checked at 33 poses along the slide, both orders: the depth is the outline's distance from the
+  // point (closest_point), within the bands of the fuzzer's check.
+  const Vec2 shared{0x1.3e8p+19f, 0x1.3bp+19f};
+  const Shape compound = make_compound({piece({shared, {0x1.3734p+24f, 0x1.3734p+24f}, {-0x1p+25f, 0x1.3734p+24f}}),
+                                        piece({{-0x1p+25f, 0x1.3734p+24f}, {0x1.fcp+24f, -0x1.fdf8p+24f}, shared}),
+                                        piece({{0x1.fcp+24f, -0x1.fdf8p+24f}, {0x1.f3fcp+24f, 0x1.5bfcp+24f}, shared}),
+                                        piece({{0x1.f3fcp+24f, 0x1.5bfcp+24f}, {0x1.fffcp+24f, 0x1.fffcp+24f}, shared})})
+                             .value();
+  const Transform compound_pose{{-0x1.fcccp+13f, 0x1.3734p+13f}, unit_rotation({-0x1.53841ap-2f, 0x1.e309dcp-1f})};
+  const Rot point_rotation = unit_rotation({-0x1p+0f, 0x1.777a5cp-24f});
+  const Vec2 offset{-0x1.fcccp+18f, -0x1p+19f};
+  const Shape point = Circle{offset, 0};
+  const Vec2 slide_from{-1362189.875f, -112833.5f}, slide_to{-1369120.125f, -109509.125f};
+  int checked = 0;
+  for (int sample = 0; sample <= 32; ++sample) {
+    const Transform point_pose{lerp(slide_from, slide_to, Real(sample) / 32), point_rotation};
+    const Vec2 where = transform_point(point_pose, offset);
+    const Real outline_depth = std::max(Real(0), -closest_point(compound, compound_pose, where).signed_distance);
+    const Real band = 64 * contact_tolerance(size_scale(compound) + coordinate_magnitude(where));
+    for (const bool point_first : {true, false}) {
+      SCOPED_TRACE(testing::Message() << "sample " << sample << (point_first ? ", point first" : ", compound first"));
+      const std::optional<Penetration> found =
+          point_first ? penetration(point, point_pose, compound, compound_pose) : penetration(compound, compound_pose, point, point_pose);
+      EXPECT_NEAR(found ? found->depth : Real(0), outline_depth, band);
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 66);
+}
+
 TEST(CompoundPenetration, ASegmentOutsideASliversTipIsNotAlongItsSeam) {
   // From the pair-query fuzzer (the fuzz smoke, after the rule above): a segment 10,000 long runs
   // 0.026 outside the long face of a sliver 0.09 thick, whose seam with its neighbour meets that
