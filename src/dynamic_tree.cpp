@@ -587,7 +587,7 @@ class DynamicTree final : public BroadPhase {
   std::vector<std::pair<int, int>> new_pairs_;      ///< update_fat_pairs scratch: the marked proxies' pairs
   std::vector<std::pair<int, int>> merged_pairs_;   ///< update_fat_pairs scratch: the merge's output
   std::vector<int> query_stack_;                    ///< update_fat_pairs scratch: nodes still to visit
-  std::size_t inserted_since_layout_ = 0;         ///< leaves inserted (or reinserted by move()) since lay_out_depth_first last ran
+  std::size_t inserted_since_layout_ = 0;           ///< leaves inserted (or reinserted by move()) since lay_out_depth_first last ran
   std::vector<Node> laid_out_;                      ///< lay_out_depth_first scratch: the nodes in their new order
   std::vector<LayoutEntry> layout_stack_;           ///< lay_out_depth_first scratch: nodes still to place
   std::vector<char> refattened_;                    ///< proxy id -> 1 when its fat box changed since the last find_pairs

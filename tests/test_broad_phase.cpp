@@ -335,8 +335,8 @@ TEST(BroadPhase, HugeAndTinyTogether) {
 
 // A tree too large for the cache renumbers its nodes in depth-first order once it has been
 // reinserted into enough (dynamic_tree.cpp, lay_out_depth_first): 20,000 boxes on a lattice, every
-// one moved in some frames (each frame then lays the tree out again), a few in others, with
-// removals and insertions reusing ids; the trees must agree with sweep and prune (itself checked
+// one moved in some frames, a few in others, with removals and insertions reusing ids (the two
+// trees are laid out seven times in all); the trees must agree with sweep and prune (itself checked
 // against brute force above) in pairs, queries, ray queries and boxes, and stay valid.
 TEST(BroadPhase, LargeTreesLaidOutAgainAgreeWithSweepAndPrune) {
   const char* names[] = {"sweep_and_prune", "dynamic_tree (auto margin)", "dynamic_tree (margin 0.5)"};
