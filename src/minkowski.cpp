@@ -144,22 +144,22 @@ std::vector<Vec2> difference_points(std::span<const Vec2> points_a, std::span<co
 TranslationObstacle translation_obstacle(std::span<const Vec2> core_a, std::span<const Vec2> core_b, Real radius) {
   TranslationObstacle obstacle;
   obstacle.core = convex_hull(difference_points(core_a, core_b));
-  Real magnitude = 0;
-  for (Vec2& point : obstacle.core) {
-    point = -point;  // A - B: a half turn keeps the hull counter-clockwise
-    magnitude = std::max(magnitude, coordinate_magnitude(point));
-  }
-  for (const std::span<const Vec2> core : {core_a, core_b}) {
-    for (const Vec2 point : core) magnitude = std::max(magnitude, coordinate_magnitude(point));
-  }
+  for (Vec2& point : obstacle.core) point = -point;  // A - B: a half turn keeps the hull counter-clockwise
+  obstacle.radius = radius;
+  // Each edge's band from its own two vertices, the features a candidate on it comes from (as
+  // GJK's band comes from its simplex's points), not from the farthest vertex of either part: a
+  // band from a compound's whole piece, 6.7e7 across (127, in float), took translations leaving a
+  // polygon 107 inside that piece as clear, where the pair's own band (99) did not.
   const std::size_t count = obstacle.core.size();
-  if (count >= 2) {
+  auto band = [&](Vec2 start, Vec2 end) { return contact_tolerance(std::max(coordinate_magnitude(start), coordinate_magnitude(end)) + radius); };
+  if (count == 1) obstacle.tolerances.push_back(band(obstacle.core[0], obstacle.core[0]));
+  if (count >= 2) {  // two points: the segment both ways
     for (std::size_t i = 0; i < count; ++i) {
-      obstacle.normals.push_back(normalize(right_perpendicular(obstacle.core[i + 1 == count ? 0 : i + 1] - obstacle.core[i])));
+      const Vec2 start = obstacle.core[i], end = obstacle.core[i + 1 == count ? 0 : i + 1];
+      obstacle.normals.push_back(normalize(right_perpendicular(end - start)));
+      obstacle.tolerances.push_back(band(start, end));
     }
   }
-  obstacle.radius = radius;
-  obstacle.tolerance = contact_tolerance(magnitude + radius);
   return obstacle;
 }
 
@@ -252,19 +252,29 @@ void add_crossings(const BoundaryPiece& p, const BoundaryPiece& q, std::vector<V
   }
 }
 
-/// Is `point` inside the obstacle by no more than its band?
+/// Is `point` inside the obstacle by no more than the band of the edge it is nearest or beyond?
 bool clear_of(const TranslationObstacle& obstacle, Vec2 point) {
   const std::vector<Vec2>& core = obstacle.core;
-  const Real least_gap = obstacle.radius - obstacle.tolerance;  // a distance from the core at least this is clear
-  if (core.size() == 1) return length(point - core[0]) >= least_gap;
-  if (core.size() == 2) return distance_to_segment(point, core[0], core[1]) >= least_gap;
-  Real beyond = -std::numeric_limits<Real>::max();  // the largest distance beyond an edge's line
-  for (std::size_t i = 0; i < core.size(); ++i) beyond = std::max(beyond, dot(obstacle.normals[i], point - core[i]));
-  if (beyond >= least_gap) return true;  // the core is at least that far
-  if (beyond <= 0) return false;          // inside the core, deeper than the radius and the band allow
+  // A distance from the core at least this is clear, for the edge (or point, or segment) `index`.
+  auto least_gap = [&](std::size_t index) { return obstacle.radius - obstacle.tolerances[index]; };
+  if (core.size() == 1) return length(point - core[0]) >= least_gap(0);
+  if (core.size() == 2) return distance_to_segment(point, core[0], core[1]) >= least_gap(0);
+  // Beyond an edge's line by its least gap: clear (the core lies behind that line).
+  bool inside_every_line = true;
+  for (std::size_t i = 0; i < core.size(); ++i) {
+    const Real beyond = dot(obstacle.normals[i], point - core[i]);
+    if (beyond >= least_gap(i)) return true;
+    if (beyond > 0) inside_every_line = false;
+  }
+  if (inside_every_line) return false;  // inside the core, deeper than the radius and the bands allow
+  // Outside the core, within the radius of it: the nearest edge decides, by its own band.
   Real nearest = std::numeric_limits<Real>::max();
-  for (std::size_t i = 0; i < core.size(); ++i) nearest = std::min(nearest, distance_to_segment(point, core[i], core[i + 1 == core.size() ? 0 : i + 1]));
-  return nearest >= least_gap;
+  std::size_t nearest_edge = 0;
+  for (std::size_t i = 0; i < core.size(); ++i) {
+    const Real gap = distance_to_segment(point, core[i], core[i + 1 == core.size() ? 0 : i + 1]);
+    if (gap < nearest) nearest = gap, nearest_edge = i;
+  }
+  return nearest >= least_gap(nearest_edge);
 }
 
 /// Pieces whose crossings are searched, nearest the origin first: beyond this many (a huge polygon

@@ -27,7 +27,9 @@ struct TranslationObstacle {
   std::vector<Vec2> core;     ///< counter-clockwise hull; one or two points when degenerate
   std::vector<Vec2> normals;  ///< outward unit normal of the edge from core[i] to core[i + 1]
   Real radius = 0;            ///< the sum of the parts' rounding radii
-  Real tolerance = 0;         ///< the touching band of the parts' coordinates: this deep, B only touches
+  /// The touching band of each edge (of the one point or segment when degenerate): the round-off of
+  /// its two vertices and the radii. This deep inside, B only touches.
+  std::vector<Real> tolerances;
 };
 
 /// The obstacle of two parts, given by their core vertices placed in A's frame and the sum of
@@ -35,11 +37,11 @@ struct TranslationObstacle {
 TranslationObstacle translation_obstacle(std::span<const Vec2> core_a, std::span<const Vec2> core_b, Real radius);
 
 /// Translations of B shorter than `bound`, shortest first, that are inside no obstacle by more
-/// than its band, taken from the points where the least such translation lies: on one obstacle's
-/// boundary the point nearest the origin, or a point where two obstacles' boundaries cross. At
-/// most `limit` are returned. The work is capped (minkowski.cpp: crossings among the 512 boundary
-/// pieces nearest the origin, 4,096 candidates tested); past the caps the first clear candidates
-/// may not include the least.
+/// than the band of the edge they lie behind or nearest, taken from the points where the least
+/// such translation lies: on one obstacle's boundary the point nearest the origin, or a point
+/// where two obstacles' boundaries cross. At most `limit` are returned. The work is capped
+/// (minkowski.cpp: crossings among the 512 boundary pieces nearest the origin, 4,096 candidates
+/// tested); past the caps the first clear candidates may not include the least.
 std::vector<Vec2> union_exits(std::span<const TranslationObstacle> obstacles, Real bound, std::size_t limit);
 
 }  // namespace collide2d::detail

@@ -13,6 +13,7 @@
 #include <array>
 #include <cmath>
 #include <random>
+#include <span>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -63,14 +64,14 @@ Rot unit_rotation(Vec2 turned) {
   return {unit.x, unit.y};
 }
 
-/// The largest separation of two convex quadrilaterals over the edge normals of both (long double).
-long double rectangle_separation(const Rectangle& p, const Rectangle& q) {
+/// The largest separation of two convex polygons (counter-clockwise, world frame) over the edge
+/// normals of both (long double).
+long double convex_separation(std::span<const Point> p, std::span<const Point> q) {
   long double best = -1e30L;
-  for (const auto* pair : {&p, &q}) {
-    const Rectangle& own = *pair;
-    const Rectangle& other = pair == &p ? q : p;
-    for (int i = 0; i < 4; ++i) {
-      const Point from = own[i], to = own[(i + 1) % 4];
+  for (const bool own_is_p : {true, false}) {
+    const std::span<const Point> own = own_is_p ? p : q, other = own_is_p ? q : p;
+    for (std::size_t i = 0; i < own.size(); ++i) {
+      const Point from = own[i], to = own[(i + 1) % own.size()];
       long double nx = to[1] - from[1], ny = -(to[0] - from[0]);
       const long double length = std::sqrt(nx * nx + ny * ny);
       nx /= length;
@@ -88,7 +89,7 @@ long double l_pair_overlap(const Transform& a, const Transform& b) {
   long double deepest = -1e30L;
   for (const auto& first : l_rectangles) {
     for (const auto& second : l_rectangles) {
-      deepest = std::max(deepest, -rectangle_separation(placed_rectangle(first[0], first[1], a), placed_rectangle(second[0], second[1], b)));
+      deepest = std::max(deepest, -convex_separation(placed_rectangle(first[0], first[1], a), placed_rectangle(second[0], second[1], b)));
     }
   }
   return deepest;
@@ -111,33 +112,34 @@ long double first_free(const std::vector<std::pair<long double, long double>>& b
   return s;
 }
 
-/// The least translation of B that leaves the Ls at most touching, sampled over `directions`
-/// directions (long double): along a direction d, each rectangle pair's separation with B moved by
-/// s d is the largest of eight functions linear in s (one per axis: the nearest corner along an
-/// axis of A's rectangle does not change as B moves, nor the nearest of A's along B's), so it is
-/// negative on one open interval of s; the first s >= 0 outside every pair's interval is where B
-/// first comes free along d. The least over the directions is never below the true least, and
-/// reaches it as they get finer unless the way out ends in a pocket only one direction meets.
-long double least_translation_by_directions(const Transform& a, const Transform& b, int directions) {
+/// The least translation of B that leaves every pair of A's and B's convex pieces (world frame,
+/// counter-clockwise) overlapping by at most `allowed`, sampled over `directions` directions (long
+/// double): along a direction d, a pair's separation with B moved by s d is the largest of
+/// functions linear in s (one per axis: the nearest vertex along an axis of A's piece does not
+/// change as B moves, nor the nearest of A's along B's), so it is below -allowed on one open
+/// interval of s; the first s >= 0 outside every pair's interval is where B first comes free
+/// along d. The least over the directions is never below the true least, and reaches it as they
+/// get finer unless the way out ends in a pocket only one direction meets.
+long double least_translation_by_directions(const std::vector<std::vector<Point>>& pieces_a, const std::vector<std::vector<Point>>& pieces_b,
+                                            int directions, long double allowed = 0) {
   struct Axis {
     long double nx, ny, base;  // unit normal, separation at s = 0
-    bool moves;                // an axis of B's rectangle (B moving along d closes on it as -n.d)
+    bool moves;                // an axis of B's piece (B moving along d closes on it as -n.d)
   };
   std::vector<std::vector<Axis>> pairs;
-  for (const auto& first : l_rectangles) {
-    for (const auto& second : l_rectangles) {
-      const Rectangle p = placed_rectangle(first[0], first[1], a), q = placed_rectangle(second[0], second[1], b);
+  for (const std::vector<Point>& p : pieces_a) {
+    for (const std::vector<Point>& q : pieces_b) {
       std::vector<Axis> axes;
       for (const bool own_is_b : {false, true}) {
-        const Rectangle& own = own_is_b ? q : p;
-        const Rectangle& other = own_is_b ? p : q;
-        for (int i = 0; i < 4; ++i) {
-          const Point from = own[i], to = own[(i + 1) % 4];
+        const std::vector<Point>& own = own_is_b ? q : p;
+        const std::vector<Point>& other = own_is_b ? p : q;
+        for (std::size_t i = 0; i < own.size(); ++i) {
+          const Point from = own[i], to = own[(i + 1) % own.size()];
           const long double length = std::hypot(to[0] - from[0], to[1] - from[1]);
           const long double nx = (to[1] - from[1]) / length, ny = -(to[0] - from[0]) / length;
           long double nearest = 1e30L;
           for (const Point& corner : other) nearest = std::min(nearest, nx * (corner[0] - from[0]) + ny * (corner[1] - from[1]));
-          axes.push_back({nx, ny, nearest, own_is_b});
+          axes.push_back({nx, ny, nearest + allowed, own_is_b});
         }
       }
       pairs.push_back(axes);
@@ -160,6 +162,45 @@ long double least_translation_by_directions(const Transform& a, const Transform&
     least = std::min(least, first_free(blocked));
   }
   return least;
+}
+
+/// The L's two rectangles placed by `transform`, as convex pieces.
+std::vector<std::vector<Point>> l_pieces(const Transform& transform) {
+  std::vector<std::vector<Point>> pieces;
+  for (const auto& rectangle : l_rectangles) {
+    const Rectangle corners = placed_rectangle(rectangle[0], rectangle[1], transform);
+    pieces.emplace_back(corners.begin(), corners.end());
+  }
+  return pieces;
+}
+
+/// The convex polygons of `shape` (a polygon, or a compound of polygons placed at its origin)
+/// placed by `pose`, in world coordinates (long double, apart from the library's arithmetic).
+std::vector<std::vector<Point>> placed_polygons(const Shape& shape, const Transform& pose) {
+  std::vector<std::vector<Point>> polygons;
+  auto add = [&](const Polygon& polygon) {
+    std::vector<Point>& corners = polygons.emplace_back();
+    for (const Vec2 vertex : polygon.vertices()) {
+      const test_points::Point2<long double> world = test_points::world_point<long double>(pose, vertex);
+      corners.push_back({world.x, world.y});
+    }
+  };
+  if (const auto* compound = std::get_if<Compound>(&shape)) {
+    for (const CompoundChild& child : compound->children()) add(std::get<Polygon>(child.shape));
+  } else {
+    add(std::get<Polygon>(shape));
+  }
+  return polygons;
+}
+
+/// The deepest overlap of any pair of `polygons_a` and `polygons_b` (minus their separation), in
+/// long double: > 0 when some pair overlaps.
+long double deepest_overlap(const std::vector<std::vector<Point>>& polygons_a, const std::vector<std::vector<Point>>& polygons_b) {
+  long double deepest = -1e30L;
+  for (const std::vector<Point>& p : polygons_a) {
+    for (const std::vector<Point>& q : polygons_b) deepest = std::max(deepest, -convex_separation(p, q));
+  }
+  return deepest;
 }
 
 /// The touching band of the oracle: a few contact tolerances of the coordinates in use.
@@ -215,7 +256,7 @@ TEST(CompoundPairs, RandomLPairsNeverLoseContactsAndThePenetrationFreesThem) {
       }
       disagreements += !says_overlap || !gap.overlapping;
       // The least way out: no longer than the least over 1,440 directions.
-      const long double least = least_translation_by_directions(a, b, 1440);
+      const long double least = least_translation_by_directions(l_pieces(a), l_pieces(b), 1440);
       longer_than_least += found->depth > least + band;
       if (found->depth > least + band && longer_than_least < 6) {
         std::printf("longer than the least: trial %d depth %g, least over directions %Lg\n", trial, double(found->depth), least);
@@ -1893,6 +1934,61 @@ TEST(CompoundPenetration, APointOnTheOutlineBesideACrackIsNotOnASeamInside) {
     }
   }
   EXPECT_EQ(checked, 66);
+}
+
+TEST(CompoundPenetration, APolygonWedgedAtTheTipOfANarrowNotchLeavesDownTheNotch) {
+  // From the mover fuzzer (float, seed 29): a compound 6.7e7 across whose outline runs into a
+  // notch 4.4 degrees wide, and a thin polygon 400 long pushed out to the notch's tip, where it
+  // overlaps three pieces by 50 to 109, about a band of their coordinates (73 to 99 in the
+  // compound's frame, 168 to 209 in the polygon's). Its way out is down the notch. The union of
+  // the pieces' differences judged each difference by the band of its farthest vertex (127, from
+  // a piece 6.7e7 across) and offered translations leaving the polygon 107 inside that piece,
+  // which the freeing test (band 99) refused, so the first way out, 4.15e6 long, stood. Each edge
+  // of a difference now has the band of its own two vertices. Oracle, in long double: the least
+  // translation over 2,880 directions that leaves no piece overlapping the polygon. In either
+  // order the answer is touching only where the oracle finds the overlap within the band (float),
+  // else no longer than that least and a band, and moving by it leaves every piece within a band.
+  const Vec2 tip{-0x1.4p+23f, -0x1.a7a8p+24f}, split{-0x1.cfdp+24f, -0x1.cfdp+24f};
+  const Shape compound =
+      make_compound({piece({split, {-0x1p+25f, -0x1p+25f}, tip}),
+                     piece({{0x1.fcp+24f, -0x1.2cp+24f}, {0x1.fc0cp+24f, 0x1.fffcp+24f}, {-0x1.cff4p+24f, 0x1.fffcp+24f}, split, tip}),
+                     piece({{0x1.fcp+24f, -0x1.4p+24f}, {0x1.fcp+24f, -0x1.2cp+24f}, tip}),
+                     piece({tip, {-0x1.a8p+24f, -0x1p+25f}, {0x1.fc6p+24f, -0x1.a7a8p+24f}, {0x1.fcp+24f, -0x1.4p+24f}})})
+          .value();
+  const Transform compound_pose{{-0x1.53055ep+23f, -0x1.a3f396p+24f}, unit_rotation({-0x1.ffdebcp-1f, 0x1.711aa4p-6f})};
+  const Shape wedged =
+      make_polygon(std::vector<Vec2>{{-0x1.4p+5f, -0x1.ff4p+7f}, {0x1.8p+7f, -0x1.54p+7f}, {-0x1.f2p+5f, -0x1.788p+7f}, {-0x1.a3a4p+7f, -0x1.fcp+7f}})
+          .value();
+  const Transform wedged_pose{{-0x1.db4p+8f, -0x1.1fdcp+8f}, unit_rotation({0x1.cea748p-1f, 0x1.b69d7p-2f})};
+  const std::vector<std::vector<Point>> pieces = placed_polygons(compound, compound_pose);
+  const long double overlap_at_start = deepest_overlap(pieces, placed_polygons(wedged, wedged_pose));
+  ASSERT_GT(overlap_at_start, 100);
+  const long double least = least_translation_by_directions(pieces, placed_polygons(wedged, wedged_pose), 2880);
+  ASSERT_LT(least, 1e4L);  // down the notch; any other way out is millions long
+  const Real band = contact_tolerance(coordinate_magnitude(compound_pose.position) + coordinate_magnitude(split));
+  for (const bool compound_first : {true, false}) {
+    SCOPED_TRACE(compound_first ? "compound first" : "polygon first");
+    const std::optional<Penetration> found =
+        compound_first ? penetration(compound, compound_pose, wedged, wedged_pose) : penetration(wedged, wedged_pose, compound, compound_pose);
+    ASSERT_TRUE(found.has_value());
+    if (found->depth <= band) {  // touching: only where the overlap is too close to call
+      EXPECT_LE(overlap_at_start, band);
+      continue;
+    }
+    EXPECT_LE(found->depth, least + band);
+    // B moved by depth * normal: the polygon, or the compound (the polygon the other way).
+    const Vec2 polygon_moved_by = (compound_first ? Real(1) : Real(-1)) * found->depth * found->normal;
+    const Transform freed{wedged_pose.position + polygon_moved_by, wedged_pose.rotation};
+    EXPECT_LE(deepest_overlap(pieces, placed_polygons(wedged, freed)), band);
+    // point_a on A's surface (where B comes to rest against it), point_b that point of B before.
+    long double off_surface = 1e30L;
+    const Point witness{found->point_a.x, found->point_a.y};
+    for (const std::vector<Point>& polygon : compound_first ? pieces : placed_polygons(wedged, wedged_pose)) {
+      for (std::size_t i = 0; i < polygon.size(); ++i) off_surface = std::min(off_surface, segment_point_distance(polygon[i], polygon[(i + 1) % polygon.size()], witness));
+    }
+    EXPECT_LE(off_surface, band);
+    EXPECT_LE(length(found->point_a - found->point_b - found->depth * found->normal), band);
+  }
 }
 
 TEST(CompoundPenetration, ASegmentOutsideASliversTipIsNotAlongItsSeam) {
