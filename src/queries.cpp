@@ -293,13 +293,12 @@ bool along_a_seam(const Shape& a, const Shape& b, const Transform& b_to_a) {
 
 /// Is the centre of a convex shape (a polygon's centroid, the middle of a segment's or capsule's
 /// core), placed in a compound's frame by `to_compound`, inside that compound by more than the
-/// contact tolerance of the compound's reach and the point's coordinates (the compound's point
-/// query, which follows the outline), with no outside face of a piece within four such
-/// tolerances of it? The outline's query decides a notch's tip by probes around it, which a notch
-/// narrower than the probes' reach defeats, putting a point at the tip deep inside. Without
-/// `near_face_excuses`, a centre the outline holds deep inside counts whatever faces are near.
+/// contact tolerance of the compound's reach and the point's coordinates? The compound's point
+/// query decides, which follows the outline and holds a crack between pieces thinner than the
+/// band inside, whatever faces are near: a point in such a crack, clear of every piece, is deep
+/// inside.
 template <class Convex>
-bool convex_centre_inside(const Compound& compound, const Convex& convex, const Transform& to_compound, bool near_face_excuses) {
+bool convex_centre_inside(const Compound& compound, const Convex& convex, const Transform& to_compound) {
   const Vec2 centre = transform_point(to_compound, std::visit(
                                                        [](const auto& shape) -> Vec2 {
                                                          using Kind = std::decay_t<decltype(shape)>;
@@ -310,8 +309,7 @@ bool convex_centre_inside(const Compound& compound, const Convex& convex, const 
                                                        },
                                                        convex));
   const Real tolerance = contact_tolerance(compound.reach() + coordinate_magnitude(centre));
-  return closest_point(compound, Transform{}, centre).signed_distance < -tolerance &&
-         !(near_face_excuses && detail::outside_face_near(compound, centre, 4 * tolerance));
+  return closest_point(compound, Transform{}, centre).signed_distance < -tolerance;
 }
 
 /// A shape thinner than the touching band of a compound's large coordinates, lying near a seam,
@@ -320,17 +318,17 @@ bool convex_centre_inside(const Compound& compound, const Convex& convex, const 
 /// 17,000 inside). True when the convex one of A (at the origin) and B (placed by b_to_a) has its
 /// centre inside the other, a compound (convex_centre_inside); with compounds on both sides, when
 /// a child of either has (a compound 329 across inside one 4.7e7 across, in float, touched its
-/// pieces within their bands). `near_face_excuses` as for convex_centre_inside.
-bool centre_inside_outline(const Shape& a, const Shape& b, const Transform& b_to_a, bool near_face_excuses) {
+/// pieces within their bands).
+bool centre_inside_outline(const Shape& a, const Shape& b, const Transform& b_to_a) {
   if (const std::optional<CompoundAndConvex> pair = compound_and_convex(a, b, b_to_a)) {
-    return convex_centre_inside(pair->compound, pair->convex, pair->convex_to_compound, near_face_excuses);
+    return convex_centre_inside(pair->compound, pair->convex, pair->convex_to_compound);
   }
   const Compound* compound_a = std::get_if<Compound>(&a);
   const Compound* compound_b = std::get_if<Compound>(&b);
   if (compound_a == nullptr || compound_b == nullptr) return false;
-  auto any_child_inside = [near_face_excuses](const Compound& holder, const Compound& other, const Transform& other_to_holder) {
+  auto any_child_inside = [](const Compound& holder, const Compound& other, const Transform& other_to_holder) {
     return std::any_of(other.children().begin(), other.children().end(), [&](const CompoundChild& child) {
-      return convex_centre_inside(holder, child.shape, compose(other_to_holder, child.transform), near_face_excuses);
+      return convex_centre_inside(holder, child.shape, compose(other_to_holder, child.transform));
     });
   };
   return any_child_inside(*compound_a, *compound_b, b_to_a) || any_child_inside(*compound_b, *compound_a, inverse_compose(b_to_a, Transform{}));
@@ -346,7 +344,7 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
   auto moved_by = [&](Vec2 translation) { return Transform{b_to_a.position + translation, b_to_a.rotation}; };
   // Freed: no pair of pieces overlaps beyond its band, B does not lie along a seam, and the convex
   // one's centre is not inside the compound's outline (both above).
-  auto clear_of_seams = [&](const Transform& placed) { return !along_a_seam(a, b, placed) && !centre_inside_outline(a, b, placed, true); };
+  auto clear_of_seams = [&](const Transform& placed) { return !along_a_seam(a, b, placed) && !centre_inside_outline(a, b, placed); };
   auto frees = [&](Vec2 translation) {
     const Transform placed = moved_by(translation);
     return parts_at_most_touch(a, b, placed) && clear_of_seams(placed);
@@ -502,17 +500,13 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
       });
       return true;
     });
-    // A candidate must also leave no centre deep inside the outline, near faces or not, there and
-    // a few bands further on: the union reaches into a crack thinner than the band between two
-    // pieces (clear of both within their bands), which the outline holds deep inside (a point was
-    // "freed" 2.6e6 out into a crack where the outline's query had it 6.1e6 deep), and to the
-    // crack's tip, which the outline's query puts on the outline but whose every neighbour along
-    // the way out it holds inside (a mover left there slid on into the crack).
+    // A candidate must also leave no centre deep inside the outline a few bands further on (the
+    // freeing test checks the candidate itself): the union reaches to the tip of a crack thinner
+    // than the band between two pieces, which the outline's query puts on the outline but whose
+    // every neighbour along the way out it holds inside (a mover left there slid on into the
+    // crack).
     const Real onward = 4 * contact_tolerance(beyond);
-    auto stays_out = [&](Vec2 exit) {
-      return !centre_inside_outline(a, b, moved_by(exit), false) &&
-             !centre_inside_outline(a, b, moved_by(exit + (onward / length(exit)) * exit), false);
-    };
+    auto stays_out = [&](Vec2 exit) { return !centre_inside_outline(a, b, moved_by(exit + (onward / length(exit)) * exit)); };
     for (const Vec2 exit : detail::union_exits(obstacles, found, penetration_union_exits)) {
       if (frees(exit) && stays_out(exit)) {
         translation = exit;

@@ -351,31 +351,6 @@ bool covered_by_another_child(const Compound& compound, Vec2 surface, Vec2 outwa
   return inside_another;
 }
 
-bool outside_face_near(const Compound& compound, Vec2 q, Real reach) {
-  bool near = false;
-  for_each_child_overlapping(compound, Aabb{q, q}.expanded(reach), [&](int index) {
-    const CompoundChild& child = compound.children()[index];
-    const Polygon* polygon = std::get_if<Polygon>(&child.shape);
-    if (polygon == nullptr || polygon->radius() > 0) {
-      near = std::abs(closest_point_on_child(child, q).signed_distance) <= reach;
-      return !near;
-    }
-    for (int edge = 0; edge < polygon->count() && !near; ++edge) {
-      if (compound.is_internal_edge(index, edge)) continue;
-      const Vec2 from = transform_point(child.transform, polygon->vertices()[edge]);
-      const Vec2 to = transform_point(child.transform, polygon->vertices()[(edge + 1) % polygon->count()]);
-      const Vec2 nearest = lerp(from, to, closest_parameter_on_segment(from, to, q));
-      // Near, and not on the stretch of a face that a neighbour covers (a face only partly under
-      // one is no seam: a point 1,500 inside the outline lay on such a stretch).
-      near = length(nearest - q) <= reach &&
-             !covered_by_another_child(compound, nearest, rotate(child.transform.rotation, polygon->normals()[edge]), from, to, index, reach,
-                                       reach / 4);
-    }
-    return !near;
-  });
-  return near;
-}
-
 void resolve_seams(const Compound& compound, const Transform& transform, bool compound_is_a, const Shape& other,
                    const Transform& other_transform, std::vector<ChildManifold>& manifolds, std::size_t first,
                    const CollideOptions& options) {

@@ -62,10 +62,4 @@ OutlineContact outline_contact(const Compound& compound, Vec2 q, Vec2 wanted, Ve
 bool covered_by_another_child(const Compound& compound, Vec2 surface, Vec2 outward, Vec2 face_from, Vec2 face_to, int owner, Real step,
                               Real depth);
 
-/// True when a face of a piece that is not a seam (or the surface of a piece that is not a sharp
-/// polygon) passes within `reach` of q (compound frame) where no other piece covers it: q is then
-/// on the outline, whatever the outline's point query finds (its probes can miss a narrow notch's
-/// tip).
-bool outside_face_near(const Compound& compound, Vec2 q, Real reach);
-
 }  // namespace collide2d::detail

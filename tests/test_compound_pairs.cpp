@@ -1889,30 +1889,40 @@ TEST(CompoundPenetration, APointDeepInsideIsNotFreedIntoACrackThePointQueryHolds
   // them from a shared vertex, 1e-5 radians wide (288 units at its widest, where float's band is
   // 128 to 512), and a point 6.2e6 inside. The outline's query holds a crack thinner than the band
   // inside; the union of the pieces' differences, each clear within its band, found a way out
-  // 2.6e6 long into the crack, which the freeing test accepted (the crack's faces are outside
-  // faces, which excuse a centre near them), and the mover then ended 13,858 inside. A way out
-  // from the union must leave no centre the outline holds deep inside. Checked: in both orders
-  // the depth is the outline's distance from the point (closest_point) and the point moved out
-  // lies on the outline; in double the wedge is wider than the band, the point query finds it
-  // open, and the way out into it is the answer.
+  // 2.6e6 long into the crack, and the mover then ended 13,858 inside. The second pose (from the
+  // fuzz smoke) met the same crack through the first way out instead: a translation 1.59e6 long
+  // from the contact planes, compound first, into the crack, which the freeing test accepted
+  // because the crack's faces, outside faces, excused a centre near them; the point query had
+  // the point 7.26e6 inside there, and push_out() reported it resolved. No way out may now leave
+  // a centre the outline holds deep inside, near faces or not. Checked: in both orders the depth
+  // is the outline's distance from the point (closest_point) and the point moved out lies on the
+  // outline; in double the wedge is wider than the band, the point query finds it open, and the
+  // way out into it is the answer.
   const Shape compound = fan(fan_pieces({{fan_first_rim, fan_second_rim},
                                          {fan_second_rim, fan_third_rim},
                                          {fan_third_rim, {0x1.fffcp+24f, 0x1.fffcp+24f}, {0x1.ffecp+24f, 0x1.fffcp+24f}}}));
-  const Transform compound_pose{{0x1.3734p+13f, 0x1.3734p+13f}, unit_rotation({0x1.fad1d4p-1f, 0x1.229854p-3f})};
-  const Transform mover_pose{{-0x1.ec8p+8f, -0x1.ff3cp+13f}, unit_rotation({0x1.eecd92p-1f, -0x1.072a5p-2f})};
-  const Shape point = Circle{{-0x1.fc18p+20f, 0x1.a00cp+20f}, 0};
-  const Vec2 where = transform_point(mover_pose, {-0x1.fc18p+20f, 0x1.a00cp+20f});
-  const Real outline_depth = -closest_point(compound, compound_pose, where).signed_distance;
-  ASSERT_GT(outline_depth, 1e6f);
-  const Real band = 64 * contact_tolerance(size_scale(compound) + coordinate_magnitude(where));
-  for (const bool point_first : {true, false}) {
-    SCOPED_TRACE(point_first);
-    const std::optional<Penetration> found =
-        point_first ? penetration(point, mover_pose, compound, compound_pose) : penetration(compound, compound_pose, point, mover_pose);
-    ASSERT_TRUE(found.has_value());
-    EXPECT_NEAR(found->depth, outline_depth, band);
-    const Vec2 moved = where + (point_first ? Real(-1) : Real(1)) * found->depth * found->normal;
-    EXPECT_NEAR(closest_point(compound, compound_pose, moved).signed_distance, 0, band);
+  const Vec2 offset{-0x1.fc18p+20f, 0x1.a00cp+20f};
+  const Shape point = Circle{offset, 0};
+  struct Poses {
+    Transform compound, point;
+  };
+  for (const Poses& poses : {Poses{{{0x1.3734p+13f, 0x1.3734p+13f}, unit_rotation({0x1.fad1d4p-1f, 0x1.229854p-3f})},
+                                   {{-0x1.ec8p+8f, -0x1.ff3cp+13f}, unit_rotation({0x1.eecd92p-1f, -0x1.072a5p-2f})}},
+                             Poses{{{0x1.3504p+15f, -0x1.fefcp+15f}, unit_rotation({0x1.fad1d4p-1f, 0x1.229854p-3f})},
+                                   {{-0x1.d9p+9f, -0x1.fffp+15f}, unit_rotation({-0x1.24c376p-1f, -0x1.a40a38p-1f})}}}) {
+    const Vec2 where = transform_point(poses.point, offset);
+    const Real outline_depth = -closest_point(compound, poses.compound, where).signed_distance;
+    ASSERT_GT(outline_depth, 1e6f);
+    const Real band = 64 * contact_tolerance(size_scale(compound) + coordinate_magnitude(where));
+    for (const bool point_first : {true, false}) {
+      SCOPED_TRACE(testing::Message() << "point at " << where.x << ", " << where.y << (point_first ? ", point first" : ", compound first"));
+      const std::optional<Penetration> found =
+          point_first ? penetration(point, poses.point, compound, poses.compound) : penetration(compound, poses.compound, point, poses.point);
+      ASSERT_TRUE(found.has_value());
+      EXPECT_NEAR(found->depth, outline_depth, band);
+      const Vec2 moved = where + (point_first ? Real(-1) : Real(1)) * found->depth * found->normal;
+      EXPECT_NEAR(closest_point(compound, poses.compound, moved).signed_distance, 0, band);
+    }
   }
 }
 
