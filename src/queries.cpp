@@ -162,10 +162,10 @@ constexpr std::size_t penetration_continuations = 4;
 constexpr std::size_t penetration_union_exits = 8;
 
 /// Calls found(penetration) for each pair of convex parts of A (at the origin) and B (placed by
-/// b_to_a) that overlaps beyond that pair's own touching band, until found returns false. Seams
-/// play no part here, so a pose that frees B is checked against the pieces themselves.
+/// b_to_a) that touches or overlaps, until found returns false. Seams play no part here, so a pose
+/// that frees B is checked against the pieces themselves.
 template <class Found>
-void for_each_part_overlap(const Shape& a, const Shape& b, const Transform& b_to_a, Found&& found) {
+void for_each_part_contact(const Shape& a, const Shape& b, const Transform& b_to_a, Found&& found) {
   bool going_on = true;
   const Aabb box_b = compute_aabb(b, b_to_a);
   const Aabb region_b = box_b.expanded(culling_margin(box_b));
@@ -174,20 +174,20 @@ void for_each_part_overlap(const Shape& a, const Shape& b, const Transform& b_to
     const Aabb region_a = box_a.expanded(culling_margin(box_a));
     for_each_part(b, b_to_a, &region_a, [&](const auto& part_b, const Transform& placed_b, int) {
       const std::optional<Penetration> overlap = penetration(part_a, placed_a, part_b, placed_b);
-      if (overlap && overlap->depth > overlap->tolerance) going_on = found(*overlap);
+      if (overlap) going_on = found(*overlap);
       return going_on;
     });
     return going_on;
   });
 }
 
-/// Whether no pair of convex parts overlaps beyond its band (for_each_part_overlap finds none): the
-/// freeing test stops at the first that does.
+/// Whether no pair of convex parts overlaps beyond its own band: the freeing test stops at the
+/// first that does.
 bool parts_at_most_touch(const Shape& a, const Shape& b, const Transform& b_to_a) {
   bool touching_at_most = true;
-  for_each_part_overlap(a, b, b_to_a, [&](const Penetration&) {
-    touching_at_most = false;
-    return false;  // one is enough
+  for_each_part_contact(a, b, b_to_a, [&](const Penetration& contact) {
+    touching_at_most = contact.depth <= contact.tolerance;
+    return touching_at_most;  // one beyond its band is enough
   });
   return touching_at_most;
 }
@@ -209,8 +209,8 @@ std::optional<CompoundAndConvex> compound_and_convex(const Shape& a, const Shape
 /// compound touches the pieces on both sides only, yet lies inside the outline. True when the
 /// convex one of A (at the origin) and B (placed by b_to_a) has no area, lies within the band of
 /// a seam of the other, a compound, along more than a point of it (or, a point, on one away from
-/// its ends), whether along the seam or crossing it at a small angle (a point or a crossing: where
-/// the seam runs inside the outline by more than the band), and touches the seam's piece.
+/// its ends), whether along the seam or crossing it at a small angle, where the seam runs inside
+/// the outline by more than the band, and touches the seam's piece.
 bool along_a_seam(const Shape& a, const Shape& b, const Transform& b_to_a) {
   const std::optional<CompoundAndConvex> pair = compound_and_convex(a, b, b_to_a);
   if (!pair) return false;
@@ -266,16 +266,14 @@ bool along_a_seam(const Shape& a, const Shape& b, const Transform& b_to_a) {
       const Real low = std::max(std::min(dot(near_first - start, along), dot(near_second - start, along)), tolerance);
       const Real high = std::min(std::max(dot(near_first - start, along), dot(near_second - start, along)), edge_length - tolerance);
       if (!(first == second ? low <= high : high - low > tolerance)) continue;
-      // A stretch of a shape crossing the line, or a point, counts only where the seam runs inside
-      // the outline by more than the band: toward a sliver's tip the band of the seam's line
-      // reaches out along the outline's face (a segment 0.026 outside a sliver 0.09 thick lay
-      // within it for 30 units of a seam 880 long, next to its end), and a seam beside a crack
-      // thinner than the band runs along the outline (a point the outline's query put 0.09 inside,
-      // within its band of 187, was sent 6.1e6 away).
-      if (from > 0 || to < 1 || first == second) {
-        const Vec2 middle = start + (Real(0.5) * (low + high)) * along;
-        if (!(closest_point(compound, Transform{}, middle).signed_distance < -tolerance)) continue;
-      }
+      // The stretch counts only where the seam runs inside the outline by more than the band:
+      // toward a sliver's tip the band of the seam's line reaches out along the outline's face (a
+      // segment 0.026 outside a sliver 0.09 thick lay within it for 30 units of a seam 880 long,
+      // next to its end), and a seam beside a crack thinner than the band runs along the outline
+      // (a point the outline's query put 0.09 inside, within its band of 187, was sent 6.1e6
+      // away, and so was a segment 430 long lying along the crack).
+      const Vec2 middle = start + (Real(0.5) * (low + high)) * along;
+      if (!(closest_point(compound, Transform{}, middle).signed_distance < -tolerance)) continue;
       // And touching the seam's piece by the pair's own test: a shape within the seam's band of
       // its line but apart from every piece (beyond a sliver thinner than that band, whose outer
       // face it lies along) is outside.
@@ -292,11 +290,10 @@ bool along_a_seam(const Shape& a, const Shape& b, const Transform& b_to_a) {
 }
 
 /// Is the centre of a convex shape (a polygon's centroid, the middle of a segment's or capsule's
-/// core), placed in a compound's frame by `to_compound`, inside that compound by more than the
-/// contact tolerance of the compound's reach and the point's coordinates? The compound's point
-/// query decides, which follows the outline and holds a crack between pieces thinner than the
-/// band inside, whatever faces are near: a point in such a crack, clear of every piece, is deep
-/// inside.
+/// core), placed in a compound's frame by `to_compound`, inside that compound by more than the contact tolerance of the compound's reach and the
+/// point's coordinates? The compound's point query decides, which follows the outline and holds a
+/// crack between pieces thinner than the band inside, whatever faces are near: a point in such a
+/// crack, clear of every piece, is deep inside.
 template <class Convex>
 bool convex_centre_inside(const Compound& compound, const Convex& convex, const Transform& to_compound) {
   const Vec2 centre = transform_point(to_compound, std::visit(
@@ -376,9 +373,12 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
   // whose separation is then the far side's whole extent (1.2e7 for a piece 32 deep in a rounded
   // polygon 7e7 across), and those planes' corners miss the short way out.
   std::vector<Vec2> part_exits;
-  // Each pair of parts' own way out: its depth along its normal, a translation of B.
-  for_each_part_overlap(a, b, b_to_a, [&](const Penetration& overlap) {
-    part_exits.push_back(overlap.depth * overlap.normal);
+  // Each pair of parts' own way out, where it overlaps beyond its band: its depth along its
+  // normal, a translation of B. The first pair found touching is kept for a verdict of touching.
+  std::optional<Penetration> touching_part;
+  for_each_part_contact(a, b, b_to_a, [&](const Penetration& contact) {
+    if (contact.depth > contact.tolerance) part_exits.push_back(contact.depth * contact.normal);
+    else if (!touching_part) touching_part = contact;
     return true;
   });
   bool freed = part_exits.empty() && clear_of_seams(b_to_a);  // only touching: no translation needed
@@ -405,7 +405,22 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
   // inside a piece whose faces are all seams the seam rule finds no outside face to put a contact
   // on (a compound 45 across, 1.5e6 inside one 1.2e7 across); the candidates and the fallback
   // then find the way out.
-  if (contacts.empty() && freed) return std::nullopt;
+  if (contacts.empty() && freed) {
+    if (!touching_part) return std::nullopt;
+    // Touching, as overlap() has it, though the seam rule left no contact: a segment along a seam
+    // beside a sliver thinner than the band touches the pieces on both sides, and either pair's
+    // normal may lead into the other piece. Against a convex shape the normal is the outline's
+    // outward one at the pair's point on the convex shape, the way out; with two compounds, the
+    // pair's own.
+    if (const std::optional<CompoundAndConvex> pair = compound_and_convex(a, b, b_to_a)) {
+      const bool compound_is_a = is_compound(a);
+      const Transform compound_in_a = compound_is_a ? Transform{} : b_to_a;
+      const PointProjection outline = closest_point(pair->compound, compound_in_a, compound_is_a ? touching_part->point_b : touching_part->point_a);
+      touching_part->normal = compound_is_a ? outline.normal : -outline.normal;
+      touching_part->point_b = touching_part->point_a - touching_part->depth * touching_part->normal;
+    }
+    return touching_part;
+  }
   auto shorter = [](Vec2 p, Vec2 q) { return length_squared(p) < length_squared(q); };
   std::vector<Vec2> failed;  // candidates tried that did not free B, in the order tried
   for (int round = 0; !freed && round < penetration_rounds; ++round) {

@@ -1583,28 +1583,43 @@ TEST(CompoundPenetration, AWayOutOfLengthZeroHasAUnitNormal) {
   // From the pair-query fuzzer (float): a segment 20,000 long lying 0.03 off a sliver's long face
   // (the band is 2.9), through a compound of the sliver and a triangle. No contact planes freed
   // it, and the fallback's casts back from afar touched it at its own pose: a way out of length
-  // 0, with no contact there to take a normal from, so the normal was (0, 0). It is now the
-  // direction of the cast that found that way out. Both orders: a unit normal, and B moved a band
-  // beyond the depth along it is apart (in double the pair is apart from the start).
-  const Shape segment = Capsule{{6007.25f, 6007.25f}, {-8192, -8192}, 0};
+  // 0, with no contact there to take a normal from, so the normal was (0, 0); it became the
+  // direction of the cast that found that way out. Since the seam rule asks the outline about a
+  // segment lying along a seam too, this one, beside a sliver thinner than the band, touches: the
+  // seam rule leaves no contact on either side, and the normal is the outline's at the pair's
+  // point on the segment, the way out. Both orders: a unit normal, and B moved a band beyond the
+  // depth along it is apart (in double the pair is apart from the start).
+  // The second pose, from a 10-minute pair-query fuzz (seed 31): a segment 10,000 long 0.43 off
+  // the same outline, where penetration() gave 45 (the segment along the seam, inside) while
+  // contact_manifolds() gave none. Both poses now touch.
   const Shape compound = make_compound({triangle({-0x1.fffcp+4f, -32}, {0x1.fffcp+4f, 0x1.fffcp+4f}, {-32, -32}),
                                         triangle({0x1.fffcp+4f, 0x1.fffcp+4f}, {-32, 0x1.fffcp+4f}, {0x1.7774p+4f, 0x1.7774p+4f})})
                              .value();
-  const Transform segment_pose{{-32, -0x1.ff5cp+4f}, {-1, 0x1.777a5cp-24f}}, compound_pose{{-32, -0x1.fffcp+4f}, {-1, 0x1.777a5cp-24f}};
-  for (const bool segment_first : {true, false}) {
-    const Shape& a = segment_first ? segment : compound;
-    const Shape& b = segment_first ? compound : segment;
-    const Transform& pose_a = segment_first ? segment_pose : compound_pose;
-    const Transform& pose_b = segment_first ? compound_pose : segment_pose;
-    const std::optional<Penetration> found = penetration(a, pose_a, b, pose_b);
-    if (!found) {  // apart (in double, where the band is far below the 0.03)
-      EXPECT_FALSE(overlap(a, pose_a, b, pose_b)) << segment_first;
-      continue;
+  const Rot turned{-1, 0x1.777a5cp-24f};
+  struct Case {
+    Shape segment;
+    Transform segment_pose, compound_pose;
+  };
+  for (const Case& pair : {Case{Capsule{{6007.25f, 6007.25f}, {-8192, -8192}, 0}, {{-32, -0x1.ff5cp+4f}, turned}, {{-32, -0x1.fffcp+4f}, turned}},
+                           Case{Capsule{{0x1.7774p+11f, 0x1.7774p+11f}, {-0x1p+12f, -0x1p+12f}, 0}, {{-32, -0x1.ff5cp+4f}, turned},
+                                {{-0x1p+9f, -0x1.fffcp+8f}, turned}}}) {
+    for (const bool segment_first : {true, false}) {
+      SCOPED_TRACE(testing::Message() << "compound at " << pair.compound_pose.position.x << (segment_first ? ", segment first" : ", compound first"));
+      const Shape& a = segment_first ? pair.segment : compound;
+      const Shape& b = segment_first ? compound : pair.segment;
+      const Transform& pose_a = segment_first ? pair.segment_pose : pair.compound_pose;
+      const Transform& pose_b = segment_first ? pair.compound_pose : pair.segment_pose;
+      const std::optional<Penetration> found = penetration(a, pose_a, b, pose_b);
+      if (!found) {  // apart (in double, where the band is far below the 0.03)
+        EXPECT_FALSE(overlap(a, pose_a, b, pose_b));
+        continue;
+      }
+      EXPECT_NEAR(length(found->normal), 1, 1e-5f);
+      const Real band = 64 * contact_tolerance(size_scale(pair.segment) + size_scale(compound) + coordinate_magnitude(pose_a.position));
+      EXPECT_LE(found->depth, band);  // touching: the segment lies within the band of the outline
+      const Transform freed{pose_b.position + (found->depth + band) * found->normal, pose_b.rotation};
+      EXPECT_FALSE(overlap(a, pose_a, b, freed));
     }
-    EXPECT_NEAR(length(found->normal), 1, 1e-5f) << segment_first;
-    const Real band = 64 * contact_tolerance(size_scale(segment) + size_scale(compound) + coordinate_magnitude(pose_a.position));
-    const Transform freed{pose_b.position + (found->depth + band) * found->normal, pose_b.rotation};
-    EXPECT_FALSE(overlap(a, pose_a, b, freed)) << segment_first;
   }
 }
 
@@ -1926,16 +1941,18 @@ TEST(CompoundPenetration, APointDeepInsideIsNotFreedIntoACrackThePointQueryHolds
   }
 }
 
-TEST(CompoundPenetration, APointOnTheOutlineBesideACrackIsNotOnASeamInside) {
+TEST(CompoundPenetration, APointOrASegmentOnTheOutlineBesideACrackIsNotOnASeamInside) {
   // From the mover fuzzer (float, seed 23): the fan of the test above, with a fourth piece, and a
   // point sliding 7,000 along the outline where two pieces' edges leave a crack thinner than the
   // band (187) between them. The seam beside the crack runs along the outline, and a point within
   // its band counted as lying on the seam, inside the outline: one pose of the slide, 0.09 inside
   // by the outline's query, got penetration 6.1e6 while its neighbours, 433 away, got 0. A point
-  // now counts as on a seam only where the seam runs inside the outline by more than the band.
-  // Checked at 33 poses along the slide, both orders: the depth is at most the point's distance
-  // (long double) from the pieces' edges that no other piece shares (the crack's two sides among
-  // them), within the bands of the fuzzer's check.
+  // now counts as on a seam only where the seam runs inside the outline by more than the band;
+  // so does a segment lying along the slide, which got 6.1e6 too while only points and segments
+  // crossing a seam's line were held to that. Checked at 33 poses along the slide and on 117
+  // segments between them, both orders: the depth is at most the distance (long double) from the
+  // point, or the segment's farthest sample, to the pieces' edges that no other piece shares (the
+  // crack's two sides among them), within the bands of the fuzzer's check.
   const std::vector<std::vector<Vec2>> pieces = fan_pieces({{fan_first_rim, fan_second_rim},
                                                             {fan_second_rim, fan_third_rim},
                                                             {fan_third_rim, {0x1.f3fcp+24f, 0x1.5bfcp+24f}},
@@ -1952,23 +1969,28 @@ TEST(CompoundPenetration, APointOnTheOutlineBesideACrackIsNotOnASeamInside) {
     const long double c = compound_pose.rotation.cosine, s = compound_pose.rotation.sine;
     return distance_to_unshared_edges(pieces, {c * dx + s * dy, -s * dx + c * dy});
   };
-  const Shape point = Circle{offset, 0};
+  auto slide_point = [&](int sample) { return transform_point(Transform{lerp(slide_from, slide_to, Real(sample) / 32), point_rotation}, offset); };
   int checked = 0;
-  for (int sample = 0; sample <= 32; ++sample) {
-    const Transform point_pose{lerp(slide_from, slide_to, Real(sample) / 32), point_rotation};
-    const Vec2 where = transform_point(point_pose, offset);
-    const long double off_outline = outline_distance(where);
-    ASSERT_LT(off_outline, 1);  // the slide runs along the outline
-    const Real band = 64 * contact_tolerance(size_scale(compound) + coordinate_magnitude(where));
-    for (const bool point_first : {true, false}) {
-      SCOPED_TRACE(testing::Message() << "sample " << sample << (point_first ? ", point first" : ", compound first"));
-      const std::optional<Penetration> found =
-          point_first ? penetration(point, point_pose, compound, compound_pose) : penetration(compound, compound_pose, point, point_pose);
-      EXPECT_LE(found ? found->depth : Real(0), off_outline + band);
-      ++checked;
+  for (int first = 0; first <= 32; ++first) {
+    for (const int stretch : {0, 1, 2, 4, 8}) {  // a point, or a segment over that many samples
+      const int last = first + stretch;
+      if (last > 32) continue;
+      const Vec2 from = slide_point(first), to = slide_point(last);
+      const Shape shape = stretch == 0 ? Shape(Circle{from, 0}) : Shape(Segment{from, to});
+      long double farthest = 0;  // the farthest any sample of the shape lies from the outline
+      for (int k = 0; k <= 16; ++k) farthest = std::max(farthest, outline_distance(lerp(from, to, Real(k) / 16)));
+      ASSERT_LT(farthest, 1);  // the slide runs along the outline
+      const Real band = 64 * contact_tolerance(size_scale(compound) + coordinate_magnitude(from));
+      for (const bool shape_first : {true, false}) {
+        SCOPED_TRACE(testing::Message() << "samples " << first << " to " << last << (shape_first ? ", shape first" : ", compound first"));
+        const std::optional<Penetration> found =
+            shape_first ? penetration(shape, Transform{}, compound, compound_pose) : penetration(compound, compound_pose, shape, Transform{});
+        EXPECT_LE(found ? found->depth : Real(0), farthest + band);
+        ++checked;
+      }
     }
   }
-  EXPECT_EQ(checked, 66);
+  EXPECT_EQ(checked, 2 * (33 + 32 + 31 + 29 + 25));
 }
 
 TEST(CompoundPenetration, APolygonWedgedAtTheTipOfANarrowNotchLeavesDownTheNotch) {

@@ -91,9 +91,9 @@ template <ConvexSupport A, ConvexSupport B>
 /// outline, or, where the planes squeeze B from opposite sides or no contact exists (B deep
 /// inside a piece whose faces are all seams), the shortest exit over the contact normals and 32
 /// directions found by casting B back from beyond A. Every translation is checked against every
-/// pair of pieces within their bands, and a shape without area along a seam (or within its band
-/// over more than a band of its length, or a point within its band, where the seam runs inside the
-/// outline by more than the band), or a convex shape's centre that the outline's point query holds
+/// pair of pieces within their bands, and a shape without area along a seam where the seam runs
+/// inside the outline by more than the band (or within its band over more than a band of its
+/// length, or a point within its band), or a convex shape's centre that the outline's point query holds
 /// deep inside (in a crack thinner than the band, clear of every piece, too), is never taken as
 /// freed; nor is a union candidate that leaves a centre there a few bands further on. Where those
 /// rules refuse the union's candidates the first way out stands, then
