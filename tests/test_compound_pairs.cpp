@@ -2048,6 +2048,51 @@ TEST(CompoundPenetration, APolygonWedgedAtTheTipOfANarrowNotchLeavesDownTheNotch
   }
 }
 
+TEST(CompoundPenetration, BothOrdersJudgeASegmentAboutABandIntoAPieceAlike) {
+  // From a 10-minute mover fuzz (seed 31, float): a compound 2.1e6 across pushed off a segment 55
+  // long, 1e6 from the origin, to where the segment lies 4.97 inside one piece (long double). The
+  // pair's band counts the placement of its second shape: 7.25 with the segment first, the piece
+  // placed far from its own origin; 3.67 with the piece first. So push_out(), which asks with the
+  // body first, found the segment touching and reported the push resolved, while penetration()
+  // with the compound first found it overlapping and a way out 1,598 long. A compound's piece is
+  // now the first shape of every pair, whichever side the compound is on. Checked: both orders
+  // give the same verdict, a mirrored normal and the same depth within the band; where they find
+  // the segment overlapping, moving it by the depth frees it from every piece and is no longer
+  // than the least way out over 1,440 directions (long double).
+  const std::vector<std::vector<Vec2>> corners = {
+      {{-0x1.13cp+16f, -0x1.4504p+19f}, {-0x1.88p+13f, -0x1.d38p+16f}, {-0x1.77d4p+19f, 0x1.fffcp+19f}, {-0x1p+20f, -0x1.ffe4p+19f}, {-0x1.a34cp+19f, -0x1p+20f}},
+      {{0x1.fffcp+19f, -0x1.3804p+19f}, {-0x1.77d4p+19f, 0x1.fffcp+19f}, {-0x1.88p+13f, -0x1.d38p+16f}},
+      {{-0x1.88p+13f, -0x1.d38p+16f}, {-0x1.294p+16f, -0x1.6738p+19f}, {0x1.fffcp+19f, -0x1.3804p+19f}}};
+  std::vector<CompoundChild> children;
+  for (const std::vector<Vec2>& piece_corners : corners) children.push_back(piece(piece_corners));
+  const Shape compound = make_compound(children).value();
+  const Transform compound_pose{{-0x1.f5e00cp+19f, -0x1.1d1d2cp+20f}, unit_rotation({-1, 0x1.777a5cp-24f})};
+  const Vec2 start{-0x1.a4p+4f, 0x1.fc04p+4f}, end{-0x1.d8p+4f, -0x1.7p+4f};
+  const Shape segment = Capsule{start, end, 0};
+  const Transform segment_pose{{-0x1.efbcp+19f, -0x1.ffc8p+19f}, unit_rotation({0x1.fb260cp-1f, -0x1.194338p-3f})};
+  // The segment as a two-vertex piece, for the separating-axis oracle.
+  auto placed_segment = [&](const Transform& pose) {
+    const test_points::Point2<long double> p = test_points::world_point<long double>(pose, start), q = test_points::world_point<long double>(pose, end);
+    return std::vector<std::vector<Point>>{{{p.x, p.y}, {q.x, q.y}}};
+  };
+  const std::vector<std::vector<Point>> pieces = placed_polygons(compound, compound_pose);
+  const long double overlap_at_start = deepest_overlap(pieces, placed_segment(segment_pose));
+  const Real band = contact_tolerance(coordinate_magnitude(compound_pose.position) + coordinate_magnitude(segment_pose.position));
+  ASSERT_GT(overlap_at_start, 0);
+  const std::optional<Penetration> compound_first = penetration(compound, compound_pose, segment, segment_pose);
+  const std::optional<Penetration> segment_first = penetration(segment, segment_pose, compound, compound_pose);
+  ASSERT_TRUE(compound_first.has_value());
+  ASSERT_TRUE(segment_first.has_value());
+  EXPECT_EQ(compound_first->depth > compound_first->tolerance, segment_first->depth > segment_first->tolerance);
+  EXPECT_NEAR(compound_first->depth, segment_first->depth, band);
+  if (compound_first->depth > band) {
+    EXPECT_LE(length(compound_first->normal + segment_first->normal), 2 * band / compound_first->depth);  // mirrored
+    const Transform freed{segment_pose.position + compound_first->depth * compound_first->normal, segment_pose.rotation};
+    EXPECT_LE(deepest_overlap(pieces, placed_segment(freed)), band);
+    EXPECT_LE(compound_first->depth, least_translation_by_directions(pieces, placed_segment(segment_pose), 1440) + band);
+  }
+}
+
 TEST(CompoundPenetration, ASegmentOutsideASliversTipIsNotAlongItsSeam) {
   // From the pair-query fuzzer (the fuzz smoke, after the rule above): a segment 10,000 long runs
   // 0.026 outside the long face of a sliver 0.09 thick, whose seam with its neighbour meets that
