@@ -305,10 +305,11 @@ bool along_a_seam(const Shape& a, const Shape& b, const Transform& b_to_a) {
 }
 
 /// Is the centre of a convex shape (a polygon's centroid, the middle of a segment's or capsule's
-/// core), placed in a compound's frame by `to_compound`, inside that compound by more than the contact tolerance of the compound's reach and the
-/// point's coordinates? The compound's point query decides, which follows the outline and holds a
-/// crack between pieces thinner than the band inside, whatever faces are near: a point in such a
-/// crack, clear of every piece, is deep inside.
+/// core), placed in a compound's frame by `to_compound`, inside that compound by more than the
+/// contact tolerance of the compound's reach and the point's coordinates? The compound's point
+/// query decides, which follows the outline and holds a crack between pieces thinner than the
+/// band inside, whatever faces are near: a point in such a crack, clear of every piece, is deep
+/// inside.
 template <class Convex>
 bool convex_centre_inside(const Compound& compound, const Convex& convex, const Transform& to_compound) {
   const Vec2 centre = transform_point(to_compound, std::visit(
@@ -416,10 +417,10 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
       }
     }
   }
-  // No contact and nothing overlapping: apart. Without contacts the pair may still overlap: deep
-  // inside a piece whose faces are all seams the seam rule finds no outside face to put a contact
-  // on (a compound 45 across, 1.5e6 inside one 1.2e7 across); the candidates and the fallback
-  // then find the way out.
+  // No contact and nothing overlapping: apart, or touching where a pair of parts touches (below).
+  // Without contacts the pair may still overlap: deep inside a piece whose faces are all seams the
+  // seam rule finds no outside face to put a contact on (a compound 45 across, 1.5e6 inside one
+  // 1.2e7 across); the candidates and the fallback then find the way out.
   if (contacts.empty() && freed) {
     if (!touching_part) return std::nullopt;
     // Touching, as overlap() has it, though the seam rule left no contact: a segment along a seam
