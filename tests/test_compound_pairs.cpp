@@ -116,15 +116,14 @@ long double first_free(const std::vector<std::pair<long double, long double>>& b
 }
 
 /// The least translation of B that leaves every pair of A's and B's convex pieces (world frame,
-/// counter-clockwise) overlapping by at most `allowed`, sampled over `directions` directions (long
-/// double): along a direction d, a pair's separation with B moved by s d is the largest of
-/// functions linear in s (one per axis: the nearest vertex along an axis of A's piece does not
-/// change as B moves, nor the nearest of A's along B's), so it is below -allowed on one open
-/// interval of s; the first s >= 0 outside every pair's interval is where B first comes free
-/// along d. The least over the directions is never below the true least, and reaches it as they
+/// counter-clockwise) at most touching, sampled over `directions` directions (long double): along
+/// a direction d, a pair's separation with B moved by s d is the largest of functions linear in s
+/// (one per axis: the nearest vertex along an axis of A's piece does not change as B moves, nor
+/// the nearest of A's along B's), so it is negative on one open interval of s; the first s >= 0
+/// outside every pair's interval is where B first comes free along d. The least over the directions is never below the true least, and reaches it as they
 /// get finer unless the way out ends in a pocket only one direction meets.
 long double least_translation_by_directions(const std::vector<std::vector<Point>>& pieces_a, const std::vector<std::vector<Point>>& pieces_b,
-                                            int directions, long double allowed = 0) {
+                                            int directions) {
   struct Axis {
     long double nx, ny, base;  // unit normal, separation at s = 0
     bool moves;                // an axis of B's piece (B moving along d closes on it as -n.d)
@@ -142,7 +141,7 @@ long double least_translation_by_directions(const std::vector<std::vector<Point>
           const long double nx = (to[1] - from[1]) / length, ny = -(to[0] - from[0]) / length;
           long double nearest = 1e30L;
           for (const Point& corner : other) nearest = std::min(nearest, nx * (corner[0] - from[0]) + ny * (corner[1] - from[1]));
-          axes.push_back({nx, ny, nearest + allowed, own_is_b});
+          axes.push_back({nx, ny, nearest, own_is_b});
         }
       }
       pairs.push_back(axes);
@@ -1897,6 +1896,7 @@ Shape fan(const std::vector<std::vector<Vec2>>& pieces) {
   for (const std::vector<Vec2>& corners : pieces) children.push_back(piece(corners));
   return make_compound(children).value();
 }
+/// The rim corners the fans below share.
 const Vec2 fan_first_rim{0x1.3734p+24f, 0x1.3734p+24f}, fan_second_rim{-0x1p+25f, 0x1.3734p+24f}, fan_third_rim{0x1.fcp+24f, -0x1.fdf8p+24f};
 
 TEST(CompoundPenetration, APointDeepInsideIsNotFreedIntoACrackThePointQueryHoldsInside) {
