@@ -398,19 +398,21 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
     return true;
   });
   bool freed = part_exits.empty() && clear_of_seams(b_to_a);  // only touching: no translation needed
+  // A compound against a convex shape: which side the compound is on, and its placement in A's frame.
+  const std::optional<CompoundAndConvex> compound_pair = compound_and_convex(a, b, b_to_a);
+  const bool compound_is_a = is_compound(a);
+  const Transform compound_in_a = compound_is_a ? Transform{} : b_to_a;
   // And, a compound against a convex shape, each contact's way out to the outline: the translation
   // that carries the contact's point of the convex shape, inside the outline, to the outline's
   // nearest point. The planes miss it where the outline turns into a notch between pieces the
   // convex shape does not touch (a point 0.02 inside a piece beside such a corner was sent 516 out
   // through a neighbour's far side, the seam rule's plane); for a point it is the answer itself.
-  if (const std::optional<CompoundAndConvex> pair = compound_and_convex(a, b, b_to_a); pair && !freed) {
-    const bool compound_is_a = is_compound(a);
-    const Transform compound_in_a = compound_is_a ? Transform{} : b_to_a;
+  if (compound_pair && !freed) {
     for (const ChildManifold& entry : contacts) {
       for (int i = 0; i < entry.manifold.point_count; ++i) {
         // The contact's point on the convex shape's surface.
         const Vec2 convex_point = detail::surface_point(entry.manifold, entry.manifold.points[i], !compound_is_a);
-        const PointProjection outline = closest_point(pair->compound, compound_in_a, convex_point);
+        const PointProjection outline = closest_point(compound_pair->compound, compound_in_a, convex_point);
         if (!(outline.signed_distance < 0)) continue;
         // Moving B: the convex point onto the outline, or the compound's outline onto the point.
         part_exits.push_back(compound_is_a ? outline.point - convex_point : convex_point - outline.point);
@@ -428,10 +430,8 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
     // normal may lead into the other piece. Against a convex shape the normal is the outline's
     // outward one at the pair's point on the convex shape, the way out; with two compounds, the
     // pair's own.
-    if (const std::optional<CompoundAndConvex> pair = compound_and_convex(a, b, b_to_a)) {
-      const bool compound_is_a = is_compound(a);
-      const Transform compound_in_a = compound_is_a ? Transform{} : b_to_a;
-      const PointProjection outline = closest_point(pair->compound, compound_in_a, compound_is_a ? touching_part->point_b : touching_part->point_a);
+    if (compound_pair) {
+      const PointProjection outline = closest_point(compound_pair->compound, compound_in_a, compound_is_a ? touching_part->point_b : touching_part->point_a);
       touching_part->normal = compound_is_a ? outline.normal : -outline.normal;
       touching_part->point_b = touching_part->point_a - touching_part->depth * touching_part->normal;
     }
