@@ -176,21 +176,27 @@ std::vector<std::vector<Point>> l_pieces(const Transform& transform) {
   return pieces;
 }
 
-/// The convex polygons of `shape` (a polygon, or a compound of polygons placed at its origin)
-/// placed by `pose`, in world coordinates (long double, apart from the library's arithmetic).
-std::vector<std::vector<Point>> placed_polygons(const Shape& shape, const Transform& pose) {
+/// The cores of `shape` (a convex shape of radius 0, or a compound of them) placed by `pose`, in
+/// world coordinates (long double, apart from the library's arithmetic): each a polygon's corners
+/// or a segment's two ends.
+std::vector<std::vector<Point>> placed_cores(const Shape& shape, const Transform& pose) {
   std::vector<std::vector<Point>> polygons;
-  auto add = [&](const Polygon& polygon) {
+  // A convex core placed by its child's transform within the compound, then by `pose`.
+  auto add = [&](const Shape& convex, const Transform& in_compound) {
+    const test_points::WorldCore<long double> core = test_points::world_core<long double>(convex, in_compound);
+    EXPECT_EQ(core.radius, 0);  // the oracles below take corners only
+    const long double cosine = pose.rotation.cosine, sine = pose.rotation.sine;
     std::vector<Point>& corners = polygons.emplace_back();
-    for (const Vec2 vertex : polygon.vertices()) {
-      const test_points::Point2<long double> world = test_points::world_point<long double>(pose, vertex);
-      corners.push_back({world.x, world.y});
+    for (const test_points::Point2<long double>& vertex : core.vertices) {
+      corners.push_back({cosine * vertex.x - sine * vertex.y + pose.position.x, sine * vertex.x + cosine * vertex.y + pose.position.y});
     }
   };
   if (const auto* compound = std::get_if<Compound>(&shape)) {
-    for (const CompoundChild& child : compound->children()) add(std::get<Polygon>(child.shape));
+    for (const CompoundChild& child : compound->children()) {
+      std::visit([&](const auto& convex) { add(Shape(convex), child.transform); }, child.shape);
+    }
   } else {
-    add(std::get<Polygon>(shape));
+    add(shape, Transform{});
   }
   return polygons;
 }
@@ -1587,7 +1593,8 @@ TEST(CompoundPenetration, AWayOutOfLengthZeroHasAUnitNormal) {
   // segment lying along a seam too, this one, beside a sliver thinner than the band, touches: the
   // seam rule leaves no contact on either side, and the normal is the outline's at the pair's
   // point on the segment, the way out. Both orders: a unit normal, and B moved a band beyond the
-  // depth along it is apart (in double the pair is apart from the start).
+  // depth along it is apart, by the library and by long double separating axes (in double the
+  // pair is apart from the start).
   // The second pose, from a 10-minute pair-query fuzz (seed 31): a segment 10,000 long 0.43 off
   // the same outline, where penetration() gave 45 (the segment along the seam, inside) while
   // contact_manifolds() gave none. Both poses now touch.
@@ -1618,6 +1625,10 @@ TEST(CompoundPenetration, AWayOutOfLengthZeroHasAUnitNormal) {
       EXPECT_LE(found->depth, band);  // touching: the segment lies within the band of the outline
       const Transform freed{pose_b.position + (found->depth + band) * found->normal, pose_b.rotation};
       EXPECT_FALSE(overlap(a, pose_a, b, freed));
+      // The same, by separating axes in long double: moved a band beyond the depth along the
+      // normal, B is apart from every piece by more than half a band, as it is only along a
+      // normal within 60 degrees of the outline's.
+      EXPECT_LT(deepest_overlap(placed_cores(a, pose_a), placed_cores(b, freed)), -band / 2);
     }
   }
 }
@@ -1890,8 +1901,8 @@ std::vector<std::vector<Vec2>> fan_pieces(const std::vector<std::vector<Vec2>>& 
   for (std::vector<Vec2>& corners : pieces) corners.push_back(fan_centre);
   return pieces;
 }
-/// The compound of those pieces, placed at its origin.
-Shape fan(const std::vector<std::vector<Vec2>>& pieces) {
+/// The compound of convex pieces with these corners, placed at its origin.
+Shape compound_of(const std::vector<std::vector<Vec2>>& pieces) {
   std::vector<CompoundChild> children;
   for (const std::vector<Vec2>& corners : pieces) children.push_back(piece(corners));
   return make_compound(children).value();
@@ -1913,7 +1924,7 @@ TEST(CompoundPenetration, APointDeepInsideIsNotFreedIntoACrackThePointQueryHolds
   // is the outline's distance from the point (closest_point) and the point moved out lies on the
   // outline; in double the wedge is wider than the band, the point query finds it open, and the
   // way out into it is the answer.
-  const Shape compound = fan(fan_pieces({{fan_first_rim, fan_second_rim},
+  const Shape compound = compound_of(fan_pieces({{fan_first_rim, fan_second_rim},
                                          {fan_second_rim, fan_third_rim},
                                          {fan_third_rim, {0x1.fffcp+24f, 0x1.fffcp+24f}, {0x1.ffecp+24f, 0x1.fffcp+24f}}}));
   const Vec2 offset{-0x1.fc18p+20f, 0x1.a00cp+20f};
@@ -1957,7 +1968,7 @@ TEST(CompoundPenetration, APointOrASegmentOnTheOutlineBesideACrackIsNotOnASeamIn
                                                             {fan_second_rim, fan_third_rim},
                                                             {fan_third_rim, {0x1.f3fcp+24f, 0x1.5bfcp+24f}},
                                                             {{0x1.f3fcp+24f, 0x1.5bfcp+24f}, {0x1.fffcp+24f, 0x1.fffcp+24f}}});
-  const Shape compound = fan(pieces);
+  const Shape compound = compound_of(pieces);
   const Transform compound_pose{{-0x1.fcccp+13f, 0x1.3734p+13f}, unit_rotation({-0x1.53841ap-2f, 0x1.e309dcp-1f})};
   const Rot point_rotation = unit_rotation({-0x1p+0f, 0x1.777a5cp-24f});
   const Vec2 offset{-0x1.fcccp+18f, -0x1p+19f};
@@ -2017,10 +2028,11 @@ TEST(CompoundPenetration, APolygonWedgedAtTheTipOfANarrowNotchLeavesDownTheNotch
       make_polygon(std::vector<Vec2>{{-0x1.4p+5f, -0x1.ff4p+7f}, {0x1.8p+7f, -0x1.54p+7f}, {-0x1.f2p+5f, -0x1.788p+7f}, {-0x1.a3a4p+7f, -0x1.fcp+7f}})
           .value();
   const Transform wedged_pose{{-0x1.db4p+8f, -0x1.1fdcp+8f}, unit_rotation({0x1.cea748p-1f, 0x1.b69d7p-2f})};
-  const std::vector<std::vector<Point>> pieces = placed_polygons(compound, compound_pose);
-  const long double overlap_at_start = deepest_overlap(pieces, placed_polygons(wedged, wedged_pose));
+  const std::vector<std::vector<Point>> pieces = placed_cores(compound, compound_pose);
+  const std::vector<std::vector<Point>> wedged_at_start = placed_cores(wedged, wedged_pose);
+  const long double overlap_at_start = deepest_overlap(pieces, wedged_at_start);
   ASSERT_GT(overlap_at_start, 100);
-  const long double least = least_translation_by_directions(pieces, placed_polygons(wedged, wedged_pose), 2880);
+  const long double least = least_translation_by_directions(pieces, wedged_at_start, 2880);
   ASSERT_LT(least, 1e4L);  // down the notch; any other way out is millions long
   const Real band = contact_tolerance(coordinate_magnitude(compound_pose.position) + coordinate_magnitude(split));
   for (const bool compound_first : {true, false}) {
@@ -2036,11 +2048,11 @@ TEST(CompoundPenetration, APolygonWedgedAtTheTipOfANarrowNotchLeavesDownTheNotch
     // B moved by depth * normal: the polygon, or the compound (the polygon the other way).
     const Vec2 polygon_moved_by = (compound_first ? Real(1) : Real(-1)) * found->depth * found->normal;
     const Transform freed{wedged_pose.position + polygon_moved_by, wedged_pose.rotation};
-    EXPECT_LE(deepest_overlap(pieces, placed_polygons(wedged, freed)), band);
+    EXPECT_LE(deepest_overlap(pieces, placed_cores(wedged, freed)), band);
     // point_a on A's surface (where B comes to rest against it), point_b that point of B before.
     long double off_surface = 1e30L;
     const Point witness{found->point_a.x, found->point_a.y};
-    for (const std::vector<Point>& polygon : compound_first ? pieces : placed_polygons(wedged, wedged_pose)) {
+    for (const std::vector<Point>& polygon : compound_first ? pieces : wedged_at_start) {
       for (std::size_t i = 0; i < polygon.size(); ++i) off_surface = std::min(off_surface, segment_point_distance(polygon[i], polygon[(i + 1) % polygon.size()], witness));
     }
     EXPECT_LE(off_surface, band);
@@ -2063,20 +2075,13 @@ TEST(CompoundPenetration, BothOrdersJudgeASegmentAboutABandIntoAPieceAlike) {
       {{-0x1.13cp+16f, -0x1.4504p+19f}, {-0x1.88p+13f, -0x1.d38p+16f}, {-0x1.77d4p+19f, 0x1.fffcp+19f}, {-0x1p+20f, -0x1.ffe4p+19f}, {-0x1.a34cp+19f, -0x1p+20f}},
       {{0x1.fffcp+19f, -0x1.3804p+19f}, {-0x1.77d4p+19f, 0x1.fffcp+19f}, {-0x1.88p+13f, -0x1.d38p+16f}},
       {{-0x1.88p+13f, -0x1.d38p+16f}, {-0x1.294p+16f, -0x1.6738p+19f}, {0x1.fffcp+19f, -0x1.3804p+19f}}};
-  std::vector<CompoundChild> children;
-  for (const std::vector<Vec2>& piece_corners : corners) children.push_back(piece(piece_corners));
-  const Shape compound = make_compound(children).value();
+  const Shape compound = compound_of(corners);
   const Transform compound_pose{{-0x1.f5e00cp+19f, -0x1.1d1d2cp+20f}, unit_rotation({-1, 0x1.777a5cp-24f})};
   const Vec2 start{-0x1.a4p+4f, 0x1.fc04p+4f}, end{-0x1.d8p+4f, -0x1.7p+4f};
   const Shape segment = Capsule{start, end, 0};
   const Transform segment_pose{{-0x1.efbcp+19f, -0x1.ffc8p+19f}, unit_rotation({0x1.fb260cp-1f, -0x1.194338p-3f})};
-  // The segment as a two-vertex piece, for the separating-axis oracle.
-  auto placed_segment = [&](const Transform& pose) {
-    const test_points::Point2<long double> p = test_points::world_point<long double>(pose, start), q = test_points::world_point<long double>(pose, end);
-    return std::vector<std::vector<Point>>{{{p.x, p.y}, {q.x, q.y}}};
-  };
-  const std::vector<std::vector<Point>> pieces = placed_polygons(compound, compound_pose);
-  const long double overlap_at_start = deepest_overlap(pieces, placed_segment(segment_pose));
+  const std::vector<std::vector<Point>> pieces = placed_cores(compound, compound_pose);
+  const long double overlap_at_start = deepest_overlap(pieces, placed_cores(segment, segment_pose));
   const Real band = contact_tolerance(coordinate_magnitude(compound_pose.position) + coordinate_magnitude(segment_pose.position));
   ASSERT_GT(overlap_at_start, 0);
   const std::optional<Penetration> compound_first = penetration(compound, compound_pose, segment, segment_pose);
@@ -2088,8 +2093,8 @@ TEST(CompoundPenetration, BothOrdersJudgeASegmentAboutABandIntoAPieceAlike) {
   if (compound_first->depth > band) {
     EXPECT_LE(length(compound_first->normal + segment_first->normal), 2 * band / compound_first->depth);  // mirrored
     const Transform freed{segment_pose.position + compound_first->depth * compound_first->normal, segment_pose.rotation};
-    EXPECT_LE(deepest_overlap(pieces, placed_segment(freed)), band);
-    EXPECT_LE(compound_first->depth, least_translation_by_directions(pieces, placed_segment(segment_pose), 1440) + band);
+    EXPECT_LE(deepest_overlap(pieces, placed_cores(segment, freed)), band);
+    EXPECT_LE(compound_first->depth, least_translation_by_directions(pieces, placed_cores(segment, segment_pose), 1440) + band);
   }
 }
 
