@@ -810,6 +810,23 @@ std::optional<CastHit> shape_cast(const Shape& a, const Transform& transform_a, 
   const Aabb swept_b = box_b.merged({box_b.lower + motion, box_b.upper + motion});
   const Aabb region_b = swept_b.expanded(culling_margin(swept_b) + options.target_separation);  // a cast stops target_separation short
   const bool has_seams = is_compound(a) || is_compound(b);
+  // A compound's piece is the first shape of every pair, whichever side the compound is on, as in
+  // penetration()'s freeing test (for_each_part_contact): the pair's band counts its second shape's
+  // placement, and the cast lets a touching pair slide in by up to that band. With the segment
+  // first, a segment touching a piece 2e6 across (float) slid 6.4 into it within the band of 7.3,
+  // where the freeing test, piece first, holds the pair to 3.7. With the convex shape first, the
+  // piece is cast against it moving the other way, and the hit mirrored back (at time t the
+  // swapped pair sits t x motion back from this one).
+  const bool piece_of_b_first = is_compound(b) && !is_compound(a);
+  auto cast_pair = [&](const auto& part_a, const Transform& placed_a, const auto& part_b, const Transform& placed_b) {
+    if (!piece_of_b_first) return shape_cast(part_a, placed_a, part_b, placed_b, motion, options);
+    std::optional<CastHit> hit = shape_cast(part_b, placed_b, part_a, placed_a, -motion, options);
+    if (hit) {
+      hit->point += hit->time * motion;
+      hit->normal = -hit->normal;
+    }
+    return hit;
+  };
   const Real motion_length = length(motion);
   const Vec2 motion_direction = motion_length > 0 ? (Real(1) / motion_length) * motion : Vec2{};
   std::optional<CastHit> earliest;
@@ -819,7 +836,7 @@ std::optional<CastHit> shape_cast(const Shape& a, const Transform& transform_a, 
     const Aabb reached_a = box_a.expanded(culling_margin(box_a) + options.target_separation);  // A's part, where a cast stops short
     const Aabb region = reached_a.merged({box_a.lower - motion, box_a.upper - motion});
     for_each_part(b, b_to_a, &region, [&](const auto& part_b, const Transform& placed_b, int) {
-      std::optional<CastHit> hit = shape_cast(part_a, placed_a, part_b, placed_b, motion, options);
+      std::optional<CastHit> hit = cast_pair(part_a, placed_a, part_b, placed_b);
       // The pair's band about contact points whose coordinates have this magnitude (A's frame).
       auto pair_band = [&](Real points_magnitude) { return contact_tolerance(points_magnitude + size_scale(part_a) + size_scale(part_b)); };
       if (has_seams && hit) {
@@ -893,6 +910,9 @@ Aabb swept_box(const Part& part, const Sweep& sweep) {
 
 std::optional<CastHit> time_of_impact(const Shape& a, const Sweep& sweep_a, const Shape& b, const Sweep& sweep_b, const CastOptions& options) {
   std::optional<CastHit> earliest;
+  // A compound's piece is the first shape of every pair, as in shape_cast() above; swapped, the
+  // pair's normal is mirrored back (its point, in the world at the time, is the same).
+  const bool piece_of_b_first = is_compound(b) && !is_compound(a);
   // Parts are enumerated in the body frame (identity transform) to get each child's placement.
   for_each_part(a, Transform{}, nullptr, [&](const auto& part_a, const Transform& placement_a, int child_a) {
     const Sweep part_sweep_a = child_sweep(sweep_a, placement_a, child_a);
@@ -900,7 +920,13 @@ std::optional<CastHit> time_of_impact(const Shape& a, const Sweep& sweep_a, cons
     for_each_part(b, Transform{}, nullptr, [&](const auto& part_b, const Transform& placement_b, int child_b) {
       const Sweep part_sweep_b = child_sweep(sweep_b, placement_b, child_b);
       if (!box_a.overlaps(swept_box(part_b, part_sweep_b))) return true;
-      const std::optional<CastHit> hit = time_of_impact(part_a, part_sweep_a, part_b, part_sweep_b, options);
+      std::optional<CastHit> hit;
+      if (piece_of_b_first) {
+        hit = time_of_impact(part_b, part_sweep_b, part_a, part_sweep_a, options);
+        if (hit) hit->normal = -hit->normal;
+      } else {
+        hit = time_of_impact(part_a, part_sweep_a, part_b, part_sweep_b, options);
+      }
       if (hit && (!earliest || hit->time < earliest->time)) earliest = hit;
       return true;
     });

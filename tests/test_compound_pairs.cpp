@@ -47,6 +47,12 @@ Rectangle placed_rectangle(Vec2 lower, Vec2 upper, const Transform& transform) {
 
 /// A compound's child: the convex polygon of `corners`, placed at the compound's origin.
 CompoundChild piece(std::vector<Vec2> corners) { return CompoundChild{make_polygon(corners).value(), {}}; }
+/// The compound of convex pieces with these corners, placed at its origin.
+Shape compound_of(const std::vector<std::vector<Vec2>>& pieces) {
+  std::vector<CompoundChild> children;
+  for (const std::vector<Vec2>& corners : pieces) children.push_back(piece(corners));
+  return make_compound(children).value();
+}
 CompoundChild triangle(Vec2 p, Vec2 q, Vec2 r) { return piece({p, q, r}); }
 
 /// A world holding one body, its pairs updated.
@@ -950,6 +956,68 @@ TEST(CompoundCast, AShortSegmentSlidingAlongASeamFarOutIsMet) {
     const Real t = hit->time * Real(k) / 16;
     const std::optional<Penetration> before = penetration(compound, compound_pose, segment, {from.position + t * along, from.rotation});
     EXPECT_TRUE(!before || before->depth <= band) << t;
+  }
+}
+
+TEST(CompoundCast, BothOrdersStopASegmentSlidingIntoTheSideOfACrackAlike) {
+  // From a 10-minute mover fuzz (seed 37, float): two pieces of a compound 2.1e6 across leave a
+  // crack 0.15 degrees wide between them, and a segment 55 long lies in it 2,261 from its tip,
+  // 0.036 into one side. move_and_slide() slid the compound along the other side, toward the
+  // tip, so the segment sinks into the first side by 0.0029 of the way. A touching pair's cast
+  // reports nothing while an axis its supports confirm to within the pair's band opens, and that
+  // band counts the second shape's placement: 7.3 with the segment first (the world casts a mover
+  // second), 3.7 with the piece first. So the cast let the compound slide 2,236 and the segment
+  // end 6.38 into the piece, where penetration(), piece first, found it overlapping. A compound's
+  // piece is now the first shape of every pair of a cast too. Checked: the compound moving and
+  // the segment moving back stop at the same time, with mirrored normals and the same point, and
+  // at the stop the segment sinks no deeper into any piece than at the start, beyond the band of
+  // its coordinates' round-off (long double separating axes). time_of_impact() had the same
+  // order dependence (the segment first: 0.00197, the compound first: 0).
+  const Shape compound = compound_of(
+      {{{-0x1.13cp+16f, -0x1.4504p+19f}, {-0x1.88p+13f, -0x1.d38p+16f}, {-0x1.77d4p+19f, 0x1.fffcp+19f}, {-0x1p+20f, -0x1.ffe4p+19f}, {-0x1.a34cp+19f, -0x1.fca4p+19f}},
+       {{0x1.fffcp+19f, -0x1.3804p+19f}, {-0x1.77d4p+19f, 0x1.fffcp+19f}, {-0x1.88p+13f, -0x1.d38p+16f}},
+       {{-0x1.88p+13f, -0x1.d38p+16f}, {-0x1.294p+16f, -0x1.666p+19f}, {0x1.fffcp+19f, -0x1.3804p+19f}}});
+  const Transform compound_pose{{-0x1.f76e1ap+19f, -0x1.1d92cp+20f}, Rot{-0x1.ffd972p-1f, 0x1.8d5ea8p-6f}};
+  const Vec2 slide{0x1.1953p+17f, 0x1.12a65ep+20f};
+  const Shape segment = Capsule{{-0x1.a4p+4f, 0x1.fe04p+4f}, {-0x1.d8p+4f, -0x1.7p+4f}, 0};
+  const Transform segment_pose{{-0x1.efbcp+19f, -0x1.ffc8p+19f}, Rot{0x1.f71666p-1f, -0x1.7c7652p-3f}};
+  const Real band = contact_tolerance(coordinate_magnitude(segment_pose.position));
+  const std::vector<std::vector<Point>> placed_segment = placed_cores(segment, segment_pose);
+  auto overlap_at = [&](Real time) {
+    return deepest_overlap(placed_cores(compound, {compound_pose.position + time * slide, compound_pose.rotation}), placed_segment);
+  };
+  const long double overlap_at_start = overlap_at(0);
+  ASSERT_LT(overlap_at_start, 0.05L);                      // 0.036 into the crack's first side
+  ASSERT_GT(overlap_at(Real(0.002)), overlap_at_start + 4 * band);  // and the slide sinks it in
+  const std::optional<CastHit> compound_moving = shape_cast(segment, segment_pose, compound, compound_pose, slide);
+  const std::optional<CastHit> segment_moving = shape_cast(compound, compound_pose, segment, segment_pose, -slide);
+  ASSERT_TRUE(compound_moving.has_value());
+  ASSERT_TRUE(segment_moving.has_value());
+  EXPECT_NEAR(compound_moving->time, segment_moving->time, band / length(slide));
+  EXPECT_LE(length(compound_moving->normal + segment_moving->normal), 1e-4f);
+  // At time t the segment moving back sits t x slide from where the compound moving has it; the
+  // point stands for a contact as deep as the overlap (in double the pair overlaps from the start).
+  EXPECT_LE(length(compound_moving->point - (segment_moving->point + segment_moving->time * slide)), std::max(overlap_at_start, 0.0L) + band);
+  for (const Real time : {compound_moving->time, segment_moving->time}) {
+    EXPECT_LE(overlap_at(time), std::max(overlap_at_start, 0.0L) + band) << time;
+  }
+  // time_of_impact() takes the same pairs, the compound sweeping along the slide: both orders
+  // stop at the same time (the same point, mirrored normals), no deeper than at the start.
+  const Sweep compound_sweep = Sweep::from_motion(compound_pose, slide, 0, 1), segment_sweep = Sweep::from_motion(segment_pose, {}, 0, 1);
+  auto swept_overlap_at = [&](Real time) {
+    return deepest_overlap(placed_cores(compound, compound_sweep.at(time)), placed_cores(segment, segment_sweep.at(time)));
+  };
+  const long double swept_overlap_at_start = swept_overlap_at(0);
+  ASSERT_GT(swept_overlap_at(Real(0.002)), swept_overlap_at_start + 4 * band);
+  const std::optional<CastHit> segment_first = time_of_impact(segment, segment_sweep, compound, compound_sweep);
+  const std::optional<CastHit> compound_first = time_of_impact(compound, compound_sweep, segment, segment_sweep);
+  ASSERT_TRUE(segment_first.has_value());
+  ASSERT_TRUE(compound_first.has_value());
+  EXPECT_NEAR(segment_first->time, compound_first->time, band / length(slide));
+  EXPECT_LE(length(segment_first->normal + compound_first->normal), 1e-4f);
+  EXPECT_LE(length(segment_first->point - compound_first->point), std::max(swept_overlap_at_start, 0.0L) + band);
+  for (const Real time : {segment_first->time, compound_first->time}) {
+    EXPECT_LE(swept_overlap_at(time), std::max(swept_overlap_at_start, 0.0L) + band) << time;
   }
 }
 
@@ -1900,12 +1968,6 @@ std::vector<std::vector<Vec2>> fan_pieces(const std::vector<std::vector<Vec2>>& 
   std::vector<std::vector<Vec2>> pieces = rims;
   for (std::vector<Vec2>& corners : pieces) corners.push_back(fan_centre);
   return pieces;
-}
-/// The compound of convex pieces with these corners, placed at its origin.
-Shape compound_of(const std::vector<std::vector<Vec2>>& pieces) {
-  std::vector<CompoundChild> children;
-  for (const std::vector<Vec2>& corners : pieces) children.push_back(piece(corners));
-  return make_compound(children).value();
 }
 /// The rim corners the fans below share.
 const Vec2 fan_first_rim{0x1.3734p+24f, 0x1.3734p+24f}, fan_second_rim{-0x1p+25f, 0x1.3734p+24f}, fan_third_rim{0x1.fcp+24f, -0x1.fdf8p+24f};
