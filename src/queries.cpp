@@ -162,17 +162,24 @@ constexpr std::size_t penetration_continuations = 4;
 /// whole freeing test, shortest first, for the least way out.
 constexpr std::size_t penetration_union_exits = 8;
 
+/// Whether the pairs of parts of A and B are judged with B's part first: B is a compound and A is
+/// convex. A compound's piece is the first shape of every pair, whichever side the compound is on
+/// (the answer mirrored back when it is B's), so the pair's band, which counts its second shape's
+/// placement, is the same with A and B swapped. A segment 4.97 into a piece 2e6 across, in float,
+/// was touching within the band of 7.25 with the segment first and overlapping beyond the band of
+/// 3.67 with the compound first; a cast, which lets a touching pair sink by up to its band, slid a
+/// segment 6.4 into the side of a crack with the segment first. penetration()'s freeing test, the
+/// casts and time of impact all follow it.
+bool piece_of_b_first(const Shape& a, const Shape& b) { return is_compound(b) && !is_compound(a); }
+
 /// Calls found(penetration) for each pair of convex parts of A (at the origin) and B (placed by
 /// b_to_a) that touches or overlaps, until found returns false. Seams play no part here, so a pose
-/// that frees B is checked against the pieces themselves. A compound's piece is the pair's first
-/// shape whichever side the compound is on (the answer mirrored back when it is B's), so the
-/// pair's band, which counts B's placement, is the same with A and B swapped: a segment 4.97 into
-/// a piece 2e6 across, in float, was touching within the band of 7.25 with the segment first and
-/// overlapping beyond the band of 3.67 with the compound first.
+/// that frees B is checked against the pieces themselves. Each pair is judged with the compound's
+/// piece first (piece_of_b_first).
 template <class Found>
 void for_each_part_contact(const Shape& a, const Shape& b, const Transform& b_to_a, Found&& found) {
   bool going_on = true;
-  const bool piece_of_b_first = is_compound(b) && !is_compound(a);
+  const bool swapped = piece_of_b_first(a, b);
   const Aabb box_b = compute_aabb(b, b_to_a);
   const Aabb region_b = box_b.expanded(culling_margin(box_b));
   for_each_part(a, Transform{}, &region_b, [&](const auto& part_a, const Transform& placed_a, int) {
@@ -180,7 +187,7 @@ void for_each_part_contact(const Shape& a, const Shape& b, const Transform& b_to
     const Aabb region_a = box_a.expanded(culling_margin(box_a));
     for_each_part(b, b_to_a, &region_a, [&](const auto& part_b, const Transform& placed_b, int) {
       std::optional<Penetration> overlap;
-      if (piece_of_b_first) {
+      if (swapped) {
         overlap = penetration(part_b, placed_b, part_a, placed_a);
         if (overlap) {
           overlap->normal = -overlap->normal;
@@ -810,16 +817,12 @@ std::optional<CastHit> shape_cast(const Shape& a, const Transform& transform_a, 
   const Aabb swept_b = box_b.merged({box_b.lower + motion, box_b.upper + motion});
   const Aabb region_b = swept_b.expanded(culling_margin(swept_b) + options.target_separation);  // a cast stops target_separation short
   const bool has_seams = is_compound(a) || is_compound(b);
-  // A compound's piece is the first shape of every pair, whichever side the compound is on, as in
-  // penetration()'s freeing test (for_each_part_contact): the pair's band counts its second shape's
-  // placement, and the cast lets a touching pair slide in by up to that band. With the segment
-  // first, a segment touching a piece 2e6 across (float) slid 6.4 into it within the band of 7.3,
-  // where the freeing test, piece first, holds the pair to 3.7. With the convex shape first, the
-  // piece is cast against it moving the other way, and the hit mirrored back (at time t the
-  // swapped pair sits t x motion back from this one).
-  const bool piece_of_b_first = is_compound(b) && !is_compound(a);
+  // Each pair is judged with the compound's piece first (piece_of_b_first): with the convex shape
+  // first, the piece is cast against it moving the other way, and the hit mirrored back (at time t
+  // the swapped pair sits t x motion back from this one).
+  const bool swapped = piece_of_b_first(a, b);
   auto cast_pair = [&](const auto& part_a, const Transform& placed_a, const auto& part_b, const Transform& placed_b) {
-    if (!piece_of_b_first) return shape_cast(part_a, placed_a, part_b, placed_b, motion, options);
+    if (!swapped) return shape_cast(part_a, placed_a, part_b, placed_b, motion, options);
     std::optional<CastHit> hit = shape_cast(part_b, placed_b, part_a, placed_a, -motion, options);
     if (hit) {
       hit->point += hit->time * motion;
@@ -910,9 +913,9 @@ Aabb swept_box(const Part& part, const Sweep& sweep) {
 
 std::optional<CastHit> time_of_impact(const Shape& a, const Sweep& sweep_a, const Shape& b, const Sweep& sweep_b, const CastOptions& options) {
   std::optional<CastHit> earliest;
-  // A compound's piece is the first shape of every pair, as in shape_cast() above; swapped, the
-  // pair's normal is mirrored back (its point, in the world at the time, is the same).
-  const bool piece_of_b_first = is_compound(b) && !is_compound(a);
+  // Each pair is judged with the compound's piece first (piece_of_b_first); swapped, the pair's
+  // normal is mirrored back (its point, in the world at the time, is the same).
+  const bool swapped = piece_of_b_first(a, b);
   // Parts are enumerated in the body frame (identity transform) to get each child's placement.
   for_each_part(a, Transform{}, nullptr, [&](const auto& part_a, const Transform& placement_a, int child_a) {
     const Sweep part_sweep_a = child_sweep(sweep_a, placement_a, child_a);
@@ -921,7 +924,7 @@ std::optional<CastHit> time_of_impact(const Shape& a, const Sweep& sweep_a, cons
       const Sweep part_sweep_b = child_sweep(sweep_b, placement_b, child_b);
       if (!box_a.overlaps(swept_box(part_b, part_sweep_b))) return true;
       std::optional<CastHit> hit;
-      if (piece_of_b_first) {
+      if (swapped) {
         hit = time_of_impact(part_b, part_sweep_b, part_a, part_sweep_a, options);
         if (hit) hit->normal = -hit->normal;
       } else {
