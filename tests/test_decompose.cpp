@@ -1407,7 +1407,8 @@ void report(std::initializer_list<const Check*> checks) {
 // near each compound (in its world box widened by their size), each query against brute force:
 //   overlap (both orders)         == any child overlaps
 //   distance                      == least child distance; overlapping == any child overlapping
-//   shape_cast (either moving)    == earliest child hit (hit or miss, and the time)
+//   shape_cast (either moving)    == earliest child hit, each child first, as the library casts
+//                                    (hit or miss, and the time)
 //   contact_manifolds (both orders): appended after existing entries, child indices valid and
 //                                    strictly ascending, 1 or 2 points, only for children that
 //                                    overlap the other shape (child distance within the band)
@@ -1466,7 +1467,9 @@ TEST(CompoundQueries, ConvexShapesAgainstACompoundMatchBruteForceOverItsChildren
         visit_convex(other, [&](const auto& convex) {
           const std::optional<CastHit> child_hit = shape_cast(part, child_transform, convex, other_transform, translation);
           if (child_hit && (!earliest || child_hit->time < earliest->time)) earliest = child_hit;
-          const std::optional<CastHit> child_hit_reversed = shape_cast(convex, other_transform, part, child_transform, translation);
+          // The compound moving: each pair judged with the child first, as the library does, the
+          // convex shape moving back (the same time).
+          const std::optional<CastHit> child_hit_reversed = shape_cast(part, child_transform, convex, other_transform, -translation);
           if (child_hit_reversed && (!earliest_reversed || child_hit_reversed->time < earliest_reversed->time)) earliest_reversed = child_hit_reversed;
         });
       });
