@@ -126,8 +126,9 @@ long double first_free(const std::vector<std::pair<long double, long double>>& b
 /// a direction d, a pair's separation with B moved by s d is the largest of functions linear in s
 /// (one per axis: the nearest vertex along an axis of A's piece does not change as B moves, nor
 /// the nearest of A's along B's), so it is negative on one open interval of s; the first s >= 0
-/// outside every pair's interval is where B first comes free along d. The least over the directions is never below the true least, and reaches it as they
-/// get finer unless the way out ends in a pocket only one direction meets.
+/// outside every pair's interval is where B first comes free along d. The least over the
+/// directions is never below the true least, and reaches it as they get finer unless the way out
+/// ends in a pocket only one direction meets.
 long double least_translation_by_directions(const std::vector<std::vector<Point>>& pieces_a, const std::vector<std::vector<Point>>& pieces_b,
                                             int directions) {
   struct Axis {
@@ -186,15 +187,15 @@ std::vector<std::vector<Point>> l_pieces(const Transform& transform) {
 /// world coordinates (long double, apart from the library's arithmetic): each a polygon's corners
 /// or a segment's two ends.
 std::vector<std::vector<Point>> placed_cores(const Shape& shape, const Transform& pose) {
-  std::vector<std::vector<Point>> polygons;
+  std::vector<std::vector<Point>> cores;
   // A convex core placed by its child's transform within the compound, then by `pose`.
   auto add = [&](const Shape& convex, const Transform& in_compound) {
     const test_points::WorldCore<long double> core = test_points::world_core<long double>(convex, in_compound);
     EXPECT_EQ(core.radius, 0);  // the oracles below take corners only
     const long double cosine = pose.rotation.cosine, sine = pose.rotation.sine;
-    std::vector<Point>& corners = polygons.emplace_back();
+    std::vector<Point>& placed = cores.emplace_back();
     for (const test_points::Point2<long double>& vertex : core.vertices) {
-      corners.push_back({cosine * vertex.x - sine * vertex.y + pose.position.x, sine * vertex.x + cosine * vertex.y + pose.position.y});
+      placed.push_back({cosine * vertex.x - sine * vertex.y + pose.position.x, sine * vertex.x + cosine * vertex.y + pose.position.y});
     }
   };
   if (const auto* compound = std::get_if<Compound>(&shape)) {
@@ -204,7 +205,7 @@ std::vector<std::vector<Point>> placed_cores(const Shape& shape, const Transform
   } else {
     add(shape, Transform{});
   }
-  return polygons;
+  return cores;
 }
 
 /// The deepest overlap of any pair of `polygons_a` and `polygons_b` (minus their separation), in
@@ -989,35 +990,37 @@ TEST(CompoundCast, BothOrdersStopASegmentSlidingIntoTheSideOfACrackAlike) {
   const long double overlap_at_start = overlap_at(0);
   ASSERT_LT(overlap_at_start, 0.05L);                      // 0.036 into the crack's first side
   ASSERT_GT(overlap_at(Real(0.002)), overlap_at_start + 4 * band);  // and the slide sinks it in
-  const std::optional<CastHit> compound_moving = shape_cast(segment, segment_pose, compound, compound_pose, slide);
+  // Two orders' hits: the same time, mirrored normals, the same point once `shift` (where the
+  // second order sits at its time, relative to the first) is added to the second's, and at either
+  // time no deeper, by `overlap_of`, than at the start, beyond the band. The point stands for a
+  // contact as deep as the overlap (in double the pair overlaps from the start).
+  auto expect_alike = [&](const std::optional<CastHit>& first, const std::optional<CastHit>& second, Vec2 shift, const auto& overlap_of) {
+    ASSERT_TRUE(first.has_value());
+    ASSERT_TRUE(second.has_value());
+    const long double at_start = std::max(overlap_of(Real(0)), 0.0L);
+    EXPECT_NEAR(first->time, second->time, band / length(slide));
+    EXPECT_LE(length(first->normal + second->normal), 1e-4f);
+    EXPECT_LE(length(first->point - (second->point + shift)), at_start + band);
+    for (const Real time : {first->time, second->time}) EXPECT_LE(overlap_of(time), at_start + band) << time;
+  };
+  // The casts: the compound moving, and the segment moving back, which at time t sits t x slide
+  // back from where the compound moving has it.
   const std::optional<CastHit> segment_moving = shape_cast(compound, compound_pose, segment, segment_pose, -slide);
-  ASSERT_TRUE(compound_moving.has_value());
-  ASSERT_TRUE(segment_moving.has_value());
-  EXPECT_NEAR(compound_moving->time, segment_moving->time, band / length(slide));
-  EXPECT_LE(length(compound_moving->normal + segment_moving->normal), 1e-4f);
-  // At time t the segment moving back sits t x slide from where the compound moving has it; the
-  // point stands for a contact as deep as the overlap (in double the pair overlaps from the start).
-  EXPECT_LE(length(compound_moving->point - (segment_moving->point + segment_moving->time * slide)), std::max(overlap_at_start, 0.0L) + band);
-  for (const Real time : {compound_moving->time, segment_moving->time}) {
-    EXPECT_LE(overlap_at(time), std::max(overlap_at_start, 0.0L) + band) << time;
+  {
+    SCOPED_TRACE("shape_cast");
+    expect_alike(shape_cast(segment, segment_pose, compound, compound_pose, slide), segment_moving,
+                 segment_moving ? segment_moving->time * slide : Vec2{}, overlap_at);
   }
-  // time_of_impact() takes the same pairs, the compound sweeping along the slide: both orders
-  // stop at the same time (the same point, mirrored normals), no deeper than at the start.
+  // time_of_impact() takes the same pairs, the compound sweeping along the slide.
   const Sweep compound_sweep = Sweep::from_motion(compound_pose, slide, 0, 1), segment_sweep = Sweep::from_motion(segment_pose, {}, 0, 1);
   auto swept_overlap_at = [&](Real time) {
     return deepest_overlap(placed_cores(compound, compound_sweep.at(time)), placed_cores(segment, segment_sweep.at(time)));
   };
-  const long double swept_overlap_at_start = swept_overlap_at(0);
-  ASSERT_GT(swept_overlap_at(Real(0.002)), swept_overlap_at_start + 4 * band);
-  const std::optional<CastHit> segment_first = time_of_impact(segment, segment_sweep, compound, compound_sweep);
-  const std::optional<CastHit> compound_first = time_of_impact(compound, compound_sweep, segment, segment_sweep);
-  ASSERT_TRUE(segment_first.has_value());
-  ASSERT_TRUE(compound_first.has_value());
-  EXPECT_NEAR(segment_first->time, compound_first->time, band / length(slide));
-  EXPECT_LE(length(segment_first->normal + compound_first->normal), 1e-4f);
-  EXPECT_LE(length(segment_first->point - compound_first->point), std::max(swept_overlap_at_start, 0.0L) + band);
-  for (const Real time : {segment_first->time, compound_first->time}) {
-    EXPECT_LE(swept_overlap_at(time), std::max(swept_overlap_at_start, 0.0L) + band) << time;
+  ASSERT_GT(swept_overlap_at(Real(0.002)), swept_overlap_at(0) + 4 * band);
+  {
+    SCOPED_TRACE("time_of_impact");
+    expect_alike(time_of_impact(segment, segment_sweep, compound, compound_sweep), time_of_impact(compound, compound_sweep, segment, segment_sweep),
+                 Vec2{}, swept_overlap_at);
   }
 }
 
@@ -2143,7 +2146,8 @@ TEST(CompoundPenetration, BothOrdersJudgeASegmentAboutABandIntoAPieceAlike) {
   const Shape segment = Capsule{start, end, 0};
   const Transform segment_pose{{-0x1.efbcp+19f, -0x1.ffc8p+19f}, unit_rotation({0x1.fb260cp-1f, -0x1.194338p-3f})};
   const std::vector<std::vector<Point>> pieces = placed_cores(compound, compound_pose);
-  const long double overlap_at_start = deepest_overlap(pieces, placed_cores(segment, segment_pose));
+  const std::vector<std::vector<Point>> segment_at_start = placed_cores(segment, segment_pose);
+  const long double overlap_at_start = deepest_overlap(pieces, segment_at_start);
   const Real band = contact_tolerance(coordinate_magnitude(compound_pose.position) + coordinate_magnitude(segment_pose.position));
   ASSERT_GT(overlap_at_start, 0);
   const std::optional<Penetration> compound_first = penetration(compound, compound_pose, segment, segment_pose);
@@ -2156,7 +2160,7 @@ TEST(CompoundPenetration, BothOrdersJudgeASegmentAboutABandIntoAPieceAlike) {
     EXPECT_LE(length(compound_first->normal + segment_first->normal), 2 * band / compound_first->depth);  // mirrored
     const Transform freed{segment_pose.position + compound_first->depth * compound_first->normal, segment_pose.rotation};
     EXPECT_LE(deepest_overlap(pieces, placed_cores(segment, freed)), band);
-    EXPECT_LE(compound_first->depth, least_translation_by_directions(pieces, placed_cores(segment, segment_pose), 1440) + band);
+    EXPECT_LE(compound_first->depth, least_translation_by_directions(pieces, segment_at_start, 1440) + band);
   }
 }
 
