@@ -123,6 +123,7 @@ Result<Compound> make_compound(std::vector<CompoundChild> children) {
   for (const CompoundChild& child : compound.children_) {
     compound.child_boxes_.push_back(compute_aabb(child.shape, child.transform));
     compound.reach_ = std::max(compound.reach_, length(child.transform.position) + size_scale(child.shape));
+    if (child.transform != Transform{}) compound.child_frame_reach_ = std::max(compound.child_frame_reach_, size_scale(child.shape));
   }
   std::vector<int> order(count);
   std::iota(order.begin(), order.end(), 0);

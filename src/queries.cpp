@@ -63,9 +63,46 @@ Real box_gap(const Aabb& a, const Aabb& b) {
   return length(gap);
 }
 
-/// The contact tolerance of the coordinates a box spans: boxes are widened by it so that
-/// touching within tolerance is never culled.
-Real culling_margin(const Aabb& box) { return contact_tolerance(std::max(coordinate_magnitude(box.lower), coordinate_magnitude(box.upper))); }
+/// The largest coordinate_magnitude of a box's points (that of its farthest corner).
+Real box_magnitude(const Aabb& box) {
+  return std::max(std::abs(box.lower.x), std::abs(box.upper.x)) + std::max(std::abs(box.lower.y), std::abs(box.upper.y));
+}
+
+/// How many times the largest magnitude among a pair of parts' coordinates a pair's touching band
+/// can count: its terms (coordinates, coordinates placed in the other part's frame and turned
+/// there, a face's extent, an offset between centres, the radii) are each at most twice that
+/// magnitude, and no band adds more than four of them (docs/conventions.md, "Tolerances").
+constexpr Real pair_band_magnitudes = 8;
+
+/// How far a box is widened before the other shape's parts are culled against it: the touching
+/// band of pair_band_magnitudes times `magnitude`, the box's magnitude plus that of the coordinates
+/// the parts it holds have in their own frames. A compound's tree widens its own nodes the same way
+/// (for_each_part), so no pair of parts that touches by its own band is culled: a compound whose
+/// pieces lay 1e6 from its origin (float) lost pieces touching a segment by their band of 5.3,
+/// culled with the segment's band of 1e-5.
+Real culling_margin(Real magnitude) { return contact_tolerance(pair_band_magnitudes * magnitude); }
+
+/// The magnitude of a shape's coordinates in the frames of its parts, or more: a convex shape's
+/// reach (coordinate_magnitude is at most twice it); a compound's reach in its frame and that of
+/// its children placed by a transform in theirs.
+template <class S>
+Real own_frame_magnitude(const S& shape) {
+  if constexpr (std::is_same_v<S, Shape>) {
+    return std::visit([](const auto& concrete) { return own_frame_magnitude(concrete); }, shape);
+  } else if constexpr (std::is_same_v<S, Compound>) {
+    return 2 * (shape.reach() + shape.child_frame_reach());
+  } else {
+    return 2 * size_scale(shape);
+  }
+}
+
+/// The box of `shape` placed by `placement`, widened by culling_margin (of the box and the shape's
+/// own frames) and by `reach` more (a speculative distance, a cast's stopping gap, a way out found).
+template <class S>
+Aabb culling_region(const S& shape, const Transform& placement, Real reach = 0) {
+  const Aabb box = compute_aabb(shape, placement);
+  return box.expanded(culling_margin(box_magnitude(box) + own_frame_magnitude(shape)) + reach);
+}
 
 /// Calls visit(convex part, its transform, child index or -1) for a convex shape, or for each
 /// child of a compound whose box meets the box `region` (every child when null), until visit
@@ -85,7 +122,12 @@ void for_each_part(const Shape& shape, const Transform& transform, const Aabb* r
               if (!visit_child(child)) return;
             }
           } else {
-            detail::for_each_child_overlapping(concrete, to_local_box(*region, transform), visit_child);
+            // Each node widened by the culling margin of its own coordinates (and of its children's
+            // frames): the region only carries the other shape's.
+            const Aabb local = to_local_box(*region, transform);
+            const Real child_frames = 2 * concrete.child_frame_reach();
+            detail::for_each_child_where(
+                concrete, [&](const Aabb& box) { return box.overlaps(local.expanded(culling_margin(box_magnitude(box) + child_frames))); }, visit_child);
           }
         } else {
           visit(concrete, transform, -1);
@@ -106,17 +148,9 @@ void manifolds_in_frame_of_a(const Shape& a, const Shape& b, const Transform& b_
   const Compound* compound_a = std::get_if<Compound>(&a);
   const Compound* compound_b = std::get_if<Compound>(&b);
   const bool both_convex = compound_a == nullptr && compound_b == nullptr;  // no boxes needed
-  Aabb region_b{};
-  if (!both_convex) {
-    const Aabb box_b = compute_aabb(b, b_to_a);
-    region_b = box_b.expanded(culling_margin(box_b) + options.speculative_distance);
-  }
+  const Aabb region_b = both_convex ? Aabb{} : culling_region(b, b_to_a, options.speculative_distance);
   for_each_part(a, identity, both_convex ? nullptr : &region_b, [&](const auto& part_a, const Transform& placed_a, int child_a) {
-    Aabb region_a{};
-    if (!both_convex) {
-      const Aabb box_a = compute_aabb(part_a, placed_a);
-      region_a = box_a.expanded(culling_margin(box_a) + options.speculative_distance);
-    }
+    const Aabb region_a = both_convex ? Aabb{} : culling_region(part_a, placed_a, options.speculative_distance);
     for_each_part(b, b_to_a, both_convex ? nullptr : &region_a, [&](const auto& part_b, const Transform& placed_b, int child_b) {
       const Manifold manifold = collide(part_a, placed_a, part_b, placed_b, options);
       if (manifold.point_count > 0) manifolds.push_back({child_a, child_b, manifold});
@@ -180,11 +214,9 @@ template <class Found>
 void for_each_part_contact(const Shape& a, const Shape& b, const Transform& b_to_a, Found&& found) {
   bool going_on = true;
   const bool swapped = piece_of_b_first(a, b);
-  const Aabb box_b = compute_aabb(b, b_to_a);
-  const Aabb region_b = box_b.expanded(culling_margin(box_b));
+  const Aabb region_b = culling_region(b, b_to_a);
   for_each_part(a, Transform{}, &region_b, [&](const auto& part_a, const Transform& placed_a, int) {
-    const Aabb box_a = compute_aabb(part_a, placed_a);
-    const Aabb region_a = box_a.expanded(culling_margin(box_a));
+    const Aabb region_a = culling_region(part_a, placed_a);
     for_each_part(b, b_to_a, &region_a, [&](const auto& part_b, const Transform& placed_b, int) {
       std::optional<Penetration> overlap;
       if (swapped) {
@@ -523,13 +555,11 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
   if ((freed || result.status == IterationStatus::converged) && length_squared(translation) > 0) {
     const Real found = length(translation);
     std::vector<detail::TranslationObstacle> obstacles;
-    const Aabb box_b = compute_aabb(b, b_to_a);
-    const Aabb region_b = box_b.expanded(culling_margin(box_b) + found);
+    const Aabb region_b = culling_region(b, b_to_a, found);
     for_each_part(a, Transform{}, &region_b, [&](const auto& part_a, const Transform& placed_a, int) {
       std::vector<Vec2> core_a = detail::core_vertices(part_a);
       for (Vec2& vertex : core_a) vertex = transform_point(placed_a, vertex);
-      const Aabb box_a = compute_aabb(part_a, placed_a);
-      const Aabb region_a = box_a.expanded(culling_margin(box_a) + found);
+      const Aabb region_a = culling_region(part_a, placed_a, found);
       for_each_part(b, b_to_a, &region_a, [&](const auto& part_b, const Transform& placed_b, int) {
         std::vector<Vec2> core_b = detail::core_vertices(part_b);
         for (Vec2& vertex : core_b) vertex = transform_point(placed_b, vertex);
@@ -655,18 +685,10 @@ bool overlap(const Shape& a, const Transform& transform_a, const Shape& b, const
   const Transform b_to_a = inverse_compose(transform_a, transform_b);
   const Transform identity{};
   const bool both_convex = !is_compound(a) && !is_compound(b);  // no boxes needed
-  Aabb region_b{};
-  if (!both_convex) {
-    const Aabb box_b = compute_aabb(b, b_to_a);
-    region_b = box_b.expanded(culling_margin(box_b));
-  }
+  const Aabb region_b = both_convex ? Aabb{} : culling_region(b, b_to_a);
   bool found = false;
   for_each_part(a, identity, both_convex ? nullptr : &region_b, [&](const auto& part_a, const Transform& placed_a, int) {
-    Aabb region_a{};
-    if (!both_convex) {
-      const Aabb box_a = compute_aabb(part_a, placed_a);
-      region_a = box_a.expanded(culling_margin(box_a));
-    }
+    const Aabb region_a = both_convex ? Aabb{} : culling_region(part_a, placed_a);
     for_each_part(b, b_to_a, both_convex ? nullptr : &region_a, [&](const auto& part_b, const Transform& placed_b, int) {
       found = overlap(part_a, placed_a, part_b, placed_b);
       return !found;
@@ -815,7 +837,7 @@ std::optional<CastHit> shape_cast(const Shape& a, const Transform& transform_a, 
   const Vec2 motion = inverse_rotate(transform_a.rotation, translation_b);
   const Aabb box_b = compute_aabb(b, b_to_a);
   const Aabb swept_b = box_b.merged({box_b.lower + motion, box_b.upper + motion});
-  const Aabb region_b = swept_b.expanded(culling_margin(swept_b) + options.target_separation);  // a cast stops target_separation short
+  const Aabb region_b = swept_b.expanded(culling_margin(box_magnitude(swept_b) + own_frame_magnitude(b)) + options.target_separation);  // a cast stops target_separation short
   const bool has_seams = is_compound(a) || is_compound(b);
   // Each pair is judged with the compound's piece first (piece_of_b_first): with the convex shape
   // first, the piece is cast against it moving the other way, and the hit mirrored back (at time t
@@ -836,7 +858,7 @@ std::optional<CastHit> shape_cast(const Shape& a, const Transform& transform_a, 
   for_each_part(a, Transform{}, &region_b, [&](const auto& part_a, const Transform& placed_a, int) {
     // B's parts whose path can reach A's part start in A's part's box pushed back along the motion.
     const Aabb box_a = compute_aabb(part_a, placed_a);
-    const Aabb reached_a = box_a.expanded(culling_margin(box_a) + options.target_separation);  // A's part, where a cast stops short
+    const Aabb reached_a = box_a.expanded(culling_margin(box_magnitude(box_a) + own_frame_magnitude(part_a)) + options.target_separation);  // A's part, where a cast stops short
     const Aabb region = reached_a.merged({box_a.lower - motion, box_a.upper - motion});
     for_each_part(b, b_to_a, &region, [&](const auto& part_b, const Transform& placed_b, int) {
       std::optional<CastHit> hit = cast_pair(part_a, placed_a, part_b, placed_b);
@@ -906,7 +928,7 @@ Aabb swept_box(const Part& part, const Sweep& sweep) {
   const Aabb start = compute_aabb(part, sweep.at(0)), end = compute_aabb(part, sweep.at(1));
   const Real reach = detail::reach_about(part, sweep.local_center);
   const Aabb swept = start.merged(end).expanded(reach * std::min(std::abs(sweep.angle_end - sweep.angle_start), Real(2)));
-  return swept.expanded(culling_margin(swept));
+  return swept.expanded(culling_margin(box_magnitude(swept) + own_frame_magnitude(part)));
 }
 
 }  // namespace

@@ -2199,3 +2199,90 @@ TEST(CompoundPenetration, ASegmentOutsideASliversTipIsNotAlongItsSeam) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(CompoundPairs, PiecesFarFromTheirCompoundsOriginAreNotCulledWhileTheyTouch) {
+  // A compound's pieces lie `far` from its own origin (1e5 in float, 1e8 in double) and its pose
+  // brings them back near the world's origin; or each piece lies `far` from its own origin and its
+  // child transform brings it back. A segment, a box and a compound of two bars (far from its own
+  // origin too) come to rest below one face, overlapping it slightly, touching it or apart. Each
+  // pair of parts' band counts the piece's own coordinates (about 2 x far), while the other
+  // shape's box near the origin has coordinates of a few units: the children were culled against
+  // that box widened by the other shape's band alone, and a segment touching a piece by 5.3 within
+  // the pair's band (1e6 from the compound's origin, float) was apart by overlap() and got no
+  // manifold with the compound second. Oracle: long-double separating axes over the placed cores;
+  // touching within half a contact tolerance of `far`, apart beyond 36 of them (every pair's band
+  // lies between), anything between skipped. Checked in both orders: overlap(), distance()'s
+  // flag, contact_manifolds(), penetration() and a cast that ends at the pose.
+  const Real far = std::is_same_v<Real, float> ? Real(1e5) : Real(1e8), side = 100;
+  const Real unit = contact_tolerance(far);
+  const std::vector<std::vector<Vec2>> triangles = {{{far, far}, {far + side, far}, {far + side, far + side}}, {{far, far}, {far + side, far + side}, {far, far + side}}};
+  const Shape far_pieces = compound_of(triangles);
+  std::vector<CompoundChild> placed_back;
+  for (const std::vector<Vec2>& corners : triangles) placed_back.push_back({make_polygon(corners).value(), Transform{{-far, -far}, {}}});
+  const Shape far_children = make_compound(placed_back).value();
+  const Vec2 top_of_bars{far / 2 + 8, far / 2 + 3};  // the middle of the bars' top face, their own frame
+  const Shape bars = compound_of({{{far / 2, far / 2}, {far / 2 + 8, far / 2}, {far / 2 + 8, far / 2 + 3}, {far / 2, far / 2 + 3}},
+                                  {{far / 2 + 8, far / 2}, {far / 2 + 16, far / 2}, {far / 2 + 16, far / 2 + 3}, {far / 2 + 8, far / 2 + 3}}});
+  const Shape segment = Capsule{{-20, 0}, {20, 0}, 0};
+  const Shape box = make_box(6, 3).value();
+  std::mt19937 random(20261128);
+  std::uniform_real_distribution<double> uniform(0, 1);
+  int touching = 0, apart = 0, skipped = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    // Which compound, and the lower left corner of its square (compound frame).
+    const bool children_placed_back = trial % 2 == 1;
+    const Shape& compound = children_placed_back ? far_children : far_pieces;
+    const Vec2 corner = children_placed_back ? Vec2{} : Vec2{far, far};
+    const Rot turned = Rot::from_angle(Real(6.283185307179586 * uniform(random)));
+    const Vec2 middle = corner + Vec2{side / 2, side / 2};
+    const Transform compound_pose{Vec2{Real(20 * uniform(random) - 10), Real(20 * uniform(random) - 10)} - rotate(turned, middle), turned};
+    const std::vector<std::vector<Point>> pieces = placed_cores(compound, compound_pose);
+    const Real tilt = Real(0.02 * (uniform(random) - 0.5)), along = corner.x + side * Real(0.3 + 0.4 * uniform(random));
+    const int kind = trial % 3;
+    const Shape& other = kind == 0 ? segment : kind == 1 ? box : bars;
+    for (const Real gap : {Real(-0.25) * unit, Real(0), Real(0.25) * unit, Real(0.4) * unit, Real(40) * unit}) {
+      // The other shape's pose in the compound's frame: its top at `gap` below the square's bottom face.
+      const Rot tilted = Rot::from_angle(tilt);
+      const Real top = kind == 0 ? 20 * std::abs(tilted.sine) : kind == 1 ? 3 * tilted.cosine + 6 * std::abs(tilted.sine) : 8 * std::abs(tilted.sine);
+      const Vec2 anchor = kind == 2 ? rotate(tilted, top_of_bars) : Vec2{};
+      const Transform in_compound{Vec2{along, corner.y - gap - top} - anchor, tilted};
+      const Transform pose = compose(compound_pose, in_compound);
+      const long double overlap_by = deepest_overlap(pieces, placed_cores(other, pose));
+      const bool touches = overlap_by >= -0.45L * unit, clear = overlap_by < -36.0L * unit;
+      if (!touches && !clear) {
+        ++skipped;
+        continue;
+      }
+      (touches ? touching : apart) += 1;
+      SCOPED_TRACE(::testing::Message() << "trial " << trial << ", kind " << kind << ", overlap " << static_cast<double>(overlap_by) << ", unit " << unit);
+      const Vec2 down = rotate(compound_pose.rotation, Vec2{0, -1});  // away from the face, world frame
+      const Real run = 10;
+      for (const bool compound_first : {true, false}) {
+        SCOPED_TRACE(compound_first ? "compound first" : "compound second");
+        const Shape& a = compound_first ? compound : other;
+        const Shape& b = compound_first ? other : compound;
+        const Transform& pose_a = compound_first ? compound_pose : pose;
+        const Transform& pose_b = compound_first ? pose : compound_pose;
+        EXPECT_EQ(overlap(a, pose_a, b, pose_b), touches);
+        EXPECT_EQ(distance(a, pose_a, b, pose_b).overlapping, touches);
+        std::vector<ChildManifold> manifolds;
+        contact_manifolds(a, pose_a, b, pose_b, manifolds);
+        EXPECT_EQ(!manifolds.empty(), touches);
+        EXPECT_EQ(penetration(a, pose_a, b, pose_b).has_value(), touches);
+        // The other shape run back along the face's normal and cast to the pose (compound second:
+        // the compound run the other way and cast onto it): a hit exactly when the pose touches.
+        const std::optional<CastHit> hit =
+            compound_first ? shape_cast(compound, compound_pose, other, Transform{pose.position + run * down, pose.rotation}, -run * down)
+                           : shape_cast(other, pose, compound, Transform{compound_pose.position - run * down, compound_pose.rotation}, run * down);
+        EXPECT_EQ(hit.has_value(), touches);
+      }
+    }
+  }
+  EXPECT_GT(touching, 150);
+  EXPECT_GT(apart, 50);
+  EXPECT_LT(skipped, 10);
+}
+
+}  // namespace

@@ -158,6 +158,10 @@ class Compound {
   std::vector<int> children_overlapping(const Aabb& region) const;
   /// Largest distance of any child's point from the compound's local origin (length units).
   Real reach() const { return reach_; }
+  /// Largest size_scale of a child placed by a transform other than the identity, in the child's
+  /// own frame (length units; 0 when every child is placed by the identity): how large the
+  /// coordinates are that placing such a child rounds, beyond its coordinates in the compound's frame.
+  Real child_frame_reach() const { return child_frame_reach_; }
 
  private:
   friend Result<Compound> make_compound(std::vector<CompoundChild> children);
@@ -167,6 +171,7 @@ class Compound {
   std::vector<int> first_edge_flag_;      // per child: index of its edge 0 in internal_edges_ (-1 when not a polygon)
   std::vector<bool> internal_edges_;      // seam flags of every polygon child's edges
   Real reach_ = 0;
+  Real child_frame_reach_ = 0;
 };
 
 /// Builds a compound from convex children placed in its local frame. Finds the seams (edges of
