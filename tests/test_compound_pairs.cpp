@@ -2214,7 +2214,7 @@ TEST(CompoundPairs, PiecesFarFromTheirCompoundsOriginAreNotCulledWhileTheyTouch)
   // manifold with the compound second. Oracle: long-double separating axes over the placed cores;
   // touching within half a contact tolerance of `far`, apart beyond 36 of them (every pair's band
   // lies between), anything between skipped. Checked in both orders: overlap(), distance()'s
-  // flag, contact_manifolds(), penetration() and a cast that ends at the pose.
+  // flag, contact_manifolds(), penetration(), and a cast and a time of impact that end at the pose.
   const Real far = std::is_same_v<Real, float> ? Real(1e5) : Real(1e8), side = 100;
   const Real unit = contact_tolerance(far);
   const std::vector<std::vector<Vec2>> triangles = {{{far, far}, {far + side, far}, {far + side, far + side}}, {{far, far}, {far + side, far + side}, {far, far + side}}};
@@ -2235,7 +2235,8 @@ TEST(CompoundPairs, PiecesFarFromTheirCompoundsOriginAreNotCulledWhileTheyTouch)
     const bool children_placed_back = trial % 2 == 1;
     const Shape& compound = children_placed_back ? far_children : far_pieces;
     const Vec2 corner = children_placed_back ? Vec2{} : Vec2{far, far};
-    const Rot turned = Rot::from_angle(Real(6.283185307179586 * uniform(random)));
+    const Real angle = Real(6.283185307179586 * uniform(random));
+    const Rot turned = Rot::from_angle(angle);
     const Vec2 middle = corner + Vec2{side / 2, side / 2};
     const Transform compound_pose{Vec2{Real(20 * uniform(random) - 10), Real(20 * uniform(random) - 10)} - rotate(turned, middle), turned};
     const std::vector<std::vector<Point>> pieces = placed_cores(compound, compound_pose);
@@ -2277,6 +2278,12 @@ TEST(CompoundPairs, PiecesFarFromTheirCompoundsOriginAreNotCulledWhileTheyTouch)
             compound_first ? shape_cast(compound, compound_pose, other, Transform{pose.position + run * down, pose.rotation}, -run * down)
                            : shape_cast(other, pose, compound, Transform{compound_pose.position - run * down, compound_pose.rotation}, run * down);
         EXPECT_EQ(hit.has_value(), touches);
+        // The same run as a time of impact, the compound held (its sweep gives its pose exactly).
+        const Sweep held{{}, compound_pose.position, compound_pose.position, angle, angle};
+        const Real other_angle = pose.rotation.angle();
+        const Sweep run_in{{}, pose.position + run * down, pose.position, other_angle, other_angle};
+        const std::optional<CastHit> impact = compound_first ? time_of_impact(compound, held, other, run_in) : time_of_impact(other, run_in, compound, held);
+        EXPECT_EQ(impact.has_value(), touches);
       }
     }
   }
