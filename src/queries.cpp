@@ -36,6 +36,7 @@
 #include "collide2d/shape_cast.hpp"
 #include "collide2d/tolerance.hpp"
 #include "compound_internal.hpp"
+#include "culling.hpp"
 #include "minkowski_union.hpp"
 #include "plane_solver.hpp"
 #include "polygon_view.hpp"
@@ -43,6 +44,11 @@
 
 namespace collide2d {
 namespace {
+
+using detail::box_magnitude;
+using detail::culling_margin;
+using detail::culling_region;
+using detail::own_frame_magnitude;
 
 bool is_compound(const Shape& shape) { return std::holds_alternative<Compound>(shape); }
 
@@ -61,47 +67,6 @@ Aabb to_local_box(const Aabb& parent_box, const Transform& transform) {
 Real box_gap(const Aabb& a, const Aabb& b) {
   const Vec2 gap = max(Vec2{}, max(a.lower - b.upper, b.lower - a.upper));
   return length(gap);
-}
-
-/// The largest coordinate_magnitude of a box's points (that of its farthest corner).
-Real box_magnitude(const Aabb& box) {
-  return std::max(std::abs(box.lower.x), std::abs(box.upper.x)) + std::max(std::abs(box.lower.y), std::abs(box.upper.y));
-}
-
-/// How many times the largest magnitude among a pair of parts' coordinates a pair's touching band
-/// can count: its terms (coordinates, coordinates placed in the other part's frame and turned
-/// there, a face's extent, an offset between centres, the radii) are each at most twice that
-/// magnitude, and no band adds more than four of them (docs/conventions.md, "Tolerances").
-constexpr Real pair_band_magnitudes = 8;
-
-/// How far a box is widened before the other shape's parts are culled against it: the touching
-/// band of pair_band_magnitudes times `magnitude`, the box's magnitude plus that of the coordinates
-/// the parts it holds have in their own frames. A compound's tree widens its own nodes the same way
-/// (for_each_part), so no pair of parts that touches by its own band is culled: a compound whose
-/// pieces lay 1e6 from its origin (float) lost pieces touching a segment by their band of 5.3,
-/// culled with the segment's band of 1e-5.
-Real culling_margin(Real magnitude) { return contact_tolerance(pair_band_magnitudes * magnitude); }
-
-/// The magnitude of a shape's coordinates in the frames of its parts, or more: a convex shape's
-/// reach (coordinate_magnitude is at most twice it); a compound's reach in its frame and that of
-/// its children placed by a transform in theirs.
-template <class S>
-Real own_frame_magnitude(const S& shape) {
-  if constexpr (std::is_same_v<S, Shape>) {
-    return std::visit([](const auto& concrete) { return own_frame_magnitude(concrete); }, shape);
-  } else if constexpr (std::is_same_v<S, Compound>) {
-    return 2 * (shape.reach() + shape.child_frame_reach());
-  } else {
-    return 2 * size_scale(shape);
-  }
-}
-
-/// The box of `shape` placed by `placement`, widened by culling_margin (of the box and the shape's
-/// own frames) and by `reach` more (a speculative distance, a cast's stopping gap, a way out found).
-template <class S>
-Aabb culling_region(const S& shape, const Transform& placement, Real reach = 0) {
-  const Aabb box = compute_aabb(shape, placement);
-  return box.expanded(culling_margin(box_magnitude(box) + own_frame_magnitude(shape)) + reach);
 }
 
 /// Calls visit(convex part, its transform, child index or -1) for a convex shape, or for each

@@ -13,6 +13,7 @@
 #include "collide2d/overlap.hpp"
 #include "collide2d/point_query.hpp"
 #include "collide2d/tolerance.hpp"
+#include "culling.hpp"
 #include "prefetch.hpp"
 
 namespace collide2d {
@@ -39,8 +40,9 @@ World& World::operator=(World&&) noexcept = default;
 World::~World() = default;
 
 Aabb World::proxy_box(const Shape& shape, const Transform& transform) const {
-  const Aabb box = compute_aabb(shape, transform);
-  return contact_margin_ > 0 ? box.expanded(contact_margin_) : box;
+  // Widened by the touching band of its coordinates as well (detail::culling_region): two bodies
+  // whose boxes miss by less than their pair's band may still touch.
+  return detail::culling_region(shape, transform, contact_margin_);
 }
 
 const World::Slot* World::live_slot(BodyHandle body) const {
@@ -246,7 +248,7 @@ std::vector<BodyHandle> World::query_point(Vec2 point, const CollisionFilter& fi
 
 std::vector<BodyHandle> World::query_shape(const Shape& shape, const Transform& transform, const CollisionFilter& filter) const {
   std::vector<BodyHandle> found;
-  for (BodyHandle body : query_aabb(compute_aabb(shape, transform), filter)) {
+  for (BodyHandle body : query_aabb(detail::culling_region(shape, transform), filter)) {
     const BodyDefinition& definition = slots_[body.index].definition;
     if (overlap(shape, transform, definition.shape, definition.transform)) found.push_back(body);
   }
@@ -286,9 +288,10 @@ std::vector<BodyHandle> World::blocking_candidates(const Aabb& region, const Que
 std::vector<WorldCastHit> World::shape_cast_all(const Shape& shape, const Transform& transform, Vec2 translation, const QueryFilter& filter,
                                                 const CastOptions& options) const {
   const Aabb start = compute_aabb(shape, transform);
-  const Aabb swept = start.merged({start.lower + translation, start.upper + translation}).expanded(options.target_separation);
+  const Aabb swept = start.merged({start.lower + translation, start.upper + translation});
+  const Real margin = detail::culling_margin(detail::box_magnitude(swept) + detail::own_frame_magnitude(shape)) + options.target_separation;
   std::vector<WorldCastHit> hits;
-  for (BodyHandle body : blocking_candidates(swept.expanded(contact_tolerance(coordinate_magnitude(swept.lower) + coordinate_magnitude(swept.upper))), filter)) {
+  for (BodyHandle body : blocking_candidates(swept.expanded(margin), filter)) {
     const BodyDefinition& definition = slots_[body.index].definition;
     if (const std::optional<CastHit> hit = shape_cast(definition.shape, definition.transform, shape, transform, translation, options)) {
       hits.push_back({body, *hit});
@@ -306,10 +309,9 @@ std::optional<WorldCastHit> World::shape_cast_first(const Shape& shape, const Tr
 }
 
 std::vector<CollisionPlane> World::collision_planes(const Shape& shape, const Transform& transform, Real skin, const QueryFilter& filter) const {
-  const Aabb box = compute_aabb(shape, transform).expanded(skin);
   std::vector<CollisionPlane> planes;
   std::vector<ChildManifold> manifolds;
-  for (BodyHandle body : blocking_candidates(box.expanded(contact_tolerance(coordinate_magnitude(box.lower) + coordinate_magnitude(box.upper))), filter)) {
+  for (BodyHandle body : blocking_candidates(detail::culling_region(shape, transform, skin), filter)) {
     const BodyDefinition& definition = slots_[body.index].definition;
     manifolds.clear();
     contact_manifolds(definition.shape, definition.transform, shape, transform, manifolds, {.speculative_distance = skin});

@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <set>
 
@@ -135,6 +137,41 @@ TEST(World, UpdateMatchesBruteForceWithEventsForEveryBroadPhase) {
     }
   }
   std::printf("checked %d world updates, %d contact pairs, against brute force\n", steps, pairs_checked);
+}
+
+TEST(World, BoxesRestingOneRoundingApartAreAContactForEveryBroadPhase) {
+  // Two 2 x 2 boxes, one resting on the other: the upper one's position is the lower one's plus 2
+  // rounded up by one unit in the last place, so its box's bottom lies a rounding or two above the
+  // lower box's top while the pair's gap (about 1e-6 in float) is well within its touching band
+  // (contact_tolerance of the coordinates in the lower box's frame, a few units). The broad phase
+  // compared the two boxes as computed and found no candidate: no contact, and query_shape() left
+  // the lower box out. Oracle: the gap between the faces in long double, touching within half the
+  // band; the test counts the poses whose boxes miss, so that it exercises the case.
+  const Shape box = make_box(1, 1).value();
+  const Real band = contact_tolerance(4);
+  int boxes_miss = 0, touching = 0;
+  std::mt19937 random(7);
+  std::uniform_real_distribution<double> uniform(-1e4, 1e4);
+  for (BroadPhaseKind kind : every_kind) {
+    for (int trial = 0; trial < 200; ++trial) {
+      const Vec2 lower_at{Real(uniform(random)), Real(uniform(random) / 1000)};
+      const Vec2 upper_at{lower_at.x + Real(uniform(random) / 1e4), std::nextafter(lower_at.y + 2, std::numeric_limits<Real>::max())};
+      const long double gap = (static_cast<long double>(upper_at.y) - 1) - (static_cast<long double>(lower_at.y) + 1);
+      if (gap > static_cast<long double>(band) / 2) continue;
+      ++touching;
+      const Transform lower_pose{lower_at, {}}, upper_pose{upper_at, {}};
+      if (compute_aabb(box, upper_pose).lower.y > compute_aabb(box, lower_pose).upper.y) ++boxes_miss;
+      World world({.broad_phase = kind, .broad_phase_options = {}});
+      const BodyHandle lower = world.add({box, lower_pose, {}, 0, 0, {}});
+      world.add({box, upper_pose, {}, 0, 0, {}});
+      world.update();
+      EXPECT_EQ(world.contacts().size(), 1u) << "trial " << trial << ", gap " << static_cast<double>(gap);
+      const std::vector<BodyHandle> found = world.query_shape(box, upper_pose);
+      EXPECT_TRUE(std::find(found.begin(), found.end(), lower) != found.end()) << "trial " << trial;
+    }
+  }
+  EXPECT_GT(touching, 600);
+  EXPECT_GT(boxes_miss, 40);
 }
 
 TEST(World, FiltersKeepPairsApart) {

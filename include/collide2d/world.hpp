@@ -96,7 +96,9 @@ struct WorldOptions {
   /// Length units (>= 0) added around every body's bounding box in the broad phase, so pairs up to
   /// this far apart become candidates (a PhysicsWorld sets its speculative distance here). Answers
   /// do not change: every query and update() still tests the shapes themselves; query_aabb()
-  /// reports the bodies whose grown boxes overlap the region.
+  /// reports the bodies whose grown boxes overlap the region. Every box is also grown by the
+  /// touching band of its coordinates (docs/conventions.md), so that bodies touching within their
+  /// pair's band are always candidates.
   Real contact_margin = 0;
 };
 
@@ -157,7 +159,8 @@ class World {
 
   /// Bodies whose shape contains the world point (surface included), in slot order.
   std::vector<BodyHandle> query_point(Vec2 point, const CollisionFilter& filter = {}) const;
-  /// Bodies whose bounding box overlaps the box, in slot order.
+  /// Bodies whose bounding box, grown by contact_margin and the touching band of its coordinates,
+  /// overlaps the box, in slot order.
   std::vector<BodyHandle> query_aabb(const Aabb& region, const CollisionFilter& filter = {}) const;
   /// Bodies whose shape overlaps or touches `shape` placed by `transform`, in slot order.
   std::vector<BodyHandle> query_shape(const Shape& shape, const Transform& transform, const CollisionFilter& filter = {}) const;
