@@ -97,7 +97,9 @@ struct ChildManifold {
 /// `manifolds` in order of A's child, then B's. A compound's seams never push: a manifold whose
 /// normal would leave a child through a seam, or through a point where the compound's outline is
 /// flat or concave, is recomputed against the child's best face on the compound's outside, so
-/// shapes slide across the joins between pieces without catching (docs/algorithms.md).
+/// shapes slide across the joins between pieces without catching (docs/algorithms.md). A compound
+/// and a convex shape are collided with the compound first whichever side it is on, so swapping A
+/// and B gives the same points and separations, the child indices swapped and the normals negated.
 void contact_manifolds(const Shape& a, const Transform& transform_a, const Shape& b, const Transform& transform_b,
                        std::vector<ChildManifold>& manifolds, const CollideOptions& options = {});
 
