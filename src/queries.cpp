@@ -167,37 +167,26 @@ constexpr std::size_t penetration_union_exits = 8;
 /// placement, is the same with A and B swapped. A segment 4.97 into a piece 2e6 across, in float,
 /// was touching within the band of 7.25 with the segment first and overlapping beyond the band of
 /// 3.67 with the compound first; a cast, which lets a touching pair sink by up to its band, slid a
-/// segment 6.4 into the side of a crack with the segment first. penetration()'s freeing test, the
-/// casts and time of impact follow it pair by pair; overlap(), distance(), contact_manifolds() and
-/// penetration() call themselves with the compound first and mirror the answer, so both orders do the same
+/// segment 6.4 into the side of a crack with the segment first. The casts and time of impact follow
+/// it pair by pair; overlap(), distance(), contact_manifolds() and penetration() (its freeing test
+/// with it) call themselves with the compound first and mirror the answer, so both orders do the same
 /// arithmetic (pair by pair, the relative transform is rounded differently in each order, and a
 /// sweep of a segment across the band of a piece 1e6 from its compound's origin, float, got 114
 /// different verdicts of 20,200).
 bool piece_of_b_first(const Shape& a, const Shape& b) { return is_compound(b) && !is_compound(a); }
 
-/// Calls found(penetration) for each pair of convex parts of A (at the origin) and B (placed by
-/// b_to_a) that touches or overlaps, until found returns false. Seams play no part here, so a pose
-/// that frees B is checked against the pieces themselves. Each pair is judged with the compound's
-/// piece first (piece_of_b_first).
+/// Calls found(penetration) for each pair of convex parts of A (at the origin; a compound, as
+/// penetration() puts it first) and B (placed by b_to_a) that touches or overlaps, until found
+/// returns false. Seams play no part here, so a pose that frees B is checked against the pieces
+/// themselves.
 template <class Found>
 void for_each_part_contact(const Shape& a, const Shape& b, const Transform& b_to_a, Found&& found) {
   bool going_on = true;
-  const bool swapped = piece_of_b_first(a, b);
   const Aabb region_b = culling_region(b, b_to_a);
   for_each_part(a, Transform{}, &region_b, [&](const auto& part_a, const Transform& placed_a, int) {
     const Aabb region_a = culling_region(part_a, placed_a);
     for_each_part(b, b_to_a, &region_a, [&](const auto& part_b, const Transform& placed_b, int) {
-      std::optional<Penetration> overlap;
-      if (swapped) {
-        overlap = penetration(part_b, placed_b, part_a, placed_a);
-        if (overlap) {
-          overlap->normal = -overlap->normal;
-          std::swap(overlap->point_a, overlap->point_b);
-        }
-      } else {
-        overlap = penetration(part_a, placed_a, part_b, placed_b);
-      }
-      if (overlap) going_on = found(*overlap);
+      if (const std::optional<Penetration> overlap = penetration(part_a, placed_a, part_b, placed_b)) going_on = found(*overlap);
       return going_on;
     });
     return going_on;
@@ -215,17 +204,17 @@ bool parts_at_most_touch(const Shape& a, const Shape& b, const Transform& b_to_a
   return touching_at_most;
 }
 
-/// For a pair of one compound and one convex shape, A at the origin and B placed by b_to_a: the
-/// compound, the convex one, and the transform from the convex one's frame to the compound's.
+/// For a compound A at the origin and a convex B placed by b_to_a (penetration() puts a compound
+/// first): the compound, the convex shape, and the transform from its frame to the compound's;
+/// empty for two compounds.
 struct CompoundAndConvex {
   const Compound& compound;
   const Shape& convex;
   Transform convex_to_compound;
 };
 std::optional<CompoundAndConvex> compound_and_convex(const Shape& a, const Shape& b, const Transform& b_to_a) {
-  if (is_compound(a) == is_compound(b)) return std::nullopt;
-  if (is_compound(a)) return CompoundAndConvex{std::get<Compound>(a), b, b_to_a};
-  return CompoundAndConvex{std::get<Compound>(b), a, inverse_compose(b_to_a, Transform{})};
+  if (is_compound(b)) return std::nullopt;
+  return CompoundAndConvex{std::get<Compound>(a), b, b_to_a};
 }
 
 /// A shape without area (a segment, a point, a capsule of radius 0) lying along a seam of a
@@ -358,7 +347,8 @@ bool centre_inside_outline(const Shape& a, const Shape& b, const Transform& b_to
 /// Directions the fallback of compound_penetration tries besides the contact normals.
 constexpr int fallback_directions = 32;
 
-/// Penetration with a compound on either side, in A's frame (the header comment's outline).
+/// Penetration of a compound A and a convex shape or a compound B, in A's frame (the header
+/// comment's outline); penetration() puts a compound first.
 std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, const Transform& b_to_a) {
   std::vector<ChildManifold> contacts;
   manifolds_in_frame_of_a(a, b, b_to_a, contacts, {});
@@ -406,10 +396,8 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
     return true;
   });
   bool freed = part_exits.empty() && clear_of_seams(b_to_a);  // only touching: no translation needed
-  // A compound against a convex shape: which side the compound is on, and its placement in A's frame.
+  // A compound (A) against a convex shape (B).
   const std::optional<CompoundAndConvex> compound_pair = compound_and_convex(a, b, b_to_a);
-  const bool compound_is_a = is_compound(a);
-  const Transform compound_in_a = compound_is_a ? Transform{} : b_to_a;
   // And, a compound against a convex shape, each contact's way out to the outline: the translation
   // that carries the contact's point of the convex shape, inside the outline, to the outline's
   // nearest point. The planes miss it where the outline turns into a notch between pieces the
@@ -419,11 +407,11 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
     for (const ChildManifold& entry : contacts) {
       for (int i = 0; i < entry.manifold.point_count; ++i) {
         // The contact's point on the convex shape's surface.
-        const Vec2 convex_point = detail::surface_point(entry.manifold, entry.manifold.points[i], !compound_is_a);
-        const PointProjection outline = closest_point(compound_pair->compound, compound_in_a, convex_point);
+        const Vec2 convex_point = detail::surface_point(entry.manifold, entry.manifold.points[i], false);
+        const PointProjection outline = closest_point(compound_pair->compound, Transform{}, convex_point);
         if (!(outline.signed_distance < 0)) continue;
-        // Moving B: the convex point onto the outline, or the compound's outline onto the point.
-        part_exits.push_back(compound_is_a ? outline.point - convex_point : convex_point - outline.point);
+        // Moving B, the convex point onto the outline.
+        part_exits.push_back(outline.point - convex_point);
       }
     }
   }
@@ -439,8 +427,8 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
     // outward one at the pair's point on the convex shape, the way out; with two compounds, the
     // pair's own.
     if (compound_pair) {
-      const PointProjection outline = closest_point(compound_pair->compound, compound_in_a, compound_is_a ? touching_part->point_b : touching_part->point_a);
-      touching_part->normal = compound_is_a ? outline.normal : -outline.normal;
+      const PointProjection outline = closest_point(compound_pair->compound, Transform{}, touching_part->point_b);
+      touching_part->normal = outline.normal;
       touching_part->point_b = touching_part->point_a - touching_part->depth * touching_part->normal;
     }
     return touching_part;
