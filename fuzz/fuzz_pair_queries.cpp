@@ -3,7 +3,8 @@
 // - penetration: depth >= 0, unit normal, point_a - point_b = depth x normal;
 // - distance: >= 0, unit normal when apart, point_b - point_a = distance x normal;
 // - overlap, penetration, distance and collide agree, except within the touching band;
-// - swapping A and B (convex pairs) mirrors depth and distance, and the normal when apart;
+// - swapping A and B (convex pairs) mirrors depth and distance, and the normal when apart; with a
+//   compound and a convex shape, it mirrors overlap, penetration and distance exactly;
 // - a ray's hit lies on the surface it reports, at a fraction within the ray;
 // - a shape cast stops at a time in [0, 1] without overlap; with no hit, B never sinks into A on
 //   the way (checked at five times along the motion).
@@ -79,6 +80,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       const Real spread = 2 * std::sqrt(2 * band / gap.distance) + 4 * band / gap.distance;
       fuzz::check(near(gap.normal, -swapped_gap.normal, Real(1e-3) + spread), "swapping A and B flips the distance normal");
     }
+  }
+
+  // A compound and a convex shape are judged with the compound first in either order, so swapping
+  // them mirrors every answer exactly (docs/conventions.md).
+  if (std::holds_alternative<Compound>(*a) != std::holds_alternative<Compound>(*b)) {
+    fuzz::check(overlap(*b, tb, *a, ta) == overlapping, "swapping a compound and a convex shape keeps overlap() exactly");
+    const std::optional<Penetration> swapped_depth = penetration(*b, tb, *a, ta);
+    fuzz::check(swapped_depth.has_value() == depth.has_value() &&
+                    (!depth || (swapped_depth->depth == depth->depth && swapped_depth->normal == -depth->normal && swapped_depth->point_a == depth->point_b)),
+                "swapping a compound and a convex shape mirrors penetration() exactly");
+    const DistanceResult swapped_gap = distance(*b, tb, *a, ta);
+    fuzz::check(swapped_gap.distance == gap.distance && swapped_gap.overlapping == gap.overlapping && swapped_gap.point_a == gap.point_b,
+                "swapping a compound and a convex shape mirrors distance() exactly");
   }
 
   // A ray from a point on A's grid along a vector on B's.
