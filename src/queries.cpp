@@ -956,9 +956,16 @@ std::optional<RayHit> raycast(const Compound& shape, const Transform& transform,
       });
   if (in_a_child_box && closest_point(shape, transform, ray.origin).signed_distance < -tolerance) return RayHit{0, ray.origin, {}, true};
   std::optional<RayHit> first;
+  // A child's box widened by the band of the ray's coordinates and by the culling margin of its
+  // own (a child's ray band counts its reach: a ray grazing a bar 2e6 long, float, within its
+  // band of 1.9 was culled with the ray's band of 1e-5).
+  const Real child_frames = 2 * shape.child_frame_reach();
   detail::for_each_child_where(
       shape,
-      [&](const Aabb& box) { return segment_meets_box(origin, translation, first ? first->fraction : ray.max_fraction, box.expanded(tolerance)); },
+      [&](const Aabb& box) {
+        return segment_meets_box(origin, translation, first ? first->fraction : ray.max_fraction,
+                                 box.expanded(tolerance + culling_margin(box_magnitude(box) + child_frames)));
+      },
       [&](int child) {
         const CompoundChild& part = shape.children()[child];
         const Transform placed = compose(transform, part.transform);

@@ -2356,3 +2356,36 @@ TEST(CompoundPairs, BothOrdersGiveTheMirroredAnswerExactly) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(CompoundRaycast, ARayGrazingALongChildWithinItsBandHitsIt) {
+  // A bar 2 x `far` long (1e6 in float, 1e14 in double) beside a small triangle, in a compound
+  // turned and moved; rays run along the bar's top face a little above it. A ray's band counts
+  // the shape's reach, so the bar alone is hit by a ray within a band of its reach; the compound
+  // culled its children with the band of the ray's own coordinates (1e-5 in float, against 1.9)
+  // and missed. Oracle: within a quarter of the band of `far` the ray grazes the face (a hit, of
+  // the bar and of the compound), beyond 24 of them it misses both; the compound's answer is the
+  // bar's own, in both.
+  const Real far = std::is_same_v<Real, float> ? Real(1e6) : Real(1e14);
+  const Real unit = contact_tolerance(far), height = 64 * unit;
+  const std::vector<Vec2> bar = {{-far, 0}, {far, 0}, {far, height}, {-far, height}};
+  const Shape compound = compound_of({bar, {{-far, -4 * height}, {-far + 4 * height, -4 * height}, {-far + 4 * height, -2 * height}}});
+  const Shape alone = make_polygon(bar).value();
+  for (const Transform& pose : {Transform{}, Transform::from({Real(3), Real(-2)}, Real(0.7))}) {
+    for (const Real above : {Real(0.1) * unit, Real(0.25) * unit, Real(24) * unit, Real(40) * unit}) {
+      const Vec2 start = transform_point(pose, {-5, height + above});
+      const Ray ray{start, rotate(pose.rotation, Vec2{10, 0}), 1};
+      SCOPED_TRACE(::testing::Message() << "above " << above << " of a band about " << unit);
+      const std::optional<RayHit> child = raycast(alone, pose, ray), whole = raycast(compound, pose, ray);
+      EXPECT_EQ(child.has_value(), above <= Real(0.25) * unit);
+      ASSERT_EQ(whole.has_value(), child.has_value());
+      if (whole) {
+        EXPECT_EQ(whole->fraction, child->fraction);
+        EXPECT_EQ(whole->normal, child->normal);
+      }
+    }
+  }
+}
+
+}  // namespace
