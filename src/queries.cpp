@@ -161,19 +161,18 @@ constexpr std::size_t penetration_continuations = 4;
 /// whole freeing test, shortest first, for the least way out.
 constexpr std::size_t penetration_union_exits = 8;
 
-/// Whether the pairs of parts of A and B are judged with B's part first: B is a compound and A is
-/// convex. A compound's piece is the first shape of every pair, whichever side the compound is on
-/// (the answer mirrored back when it is B's), so the pair's band, which counts its second shape's
-/// placement, is the same with A and B swapped. A segment 4.97 into a piece 2e6 across, in float,
-/// was touching within the band of 7.25 with the segment first and overlapping beyond the band of
-/// 3.67 with the compound first; a cast, which lets a touching pair sink by up to its band, slid a
-/// segment 6.4 into the side of a crack with the segment first. The casts and time of impact follow
-/// it pair by pair; overlap(), distance(), contact_manifolds() and penetration() (its freeing test
-/// with it) call themselves with the compound first and mirror the answer, so both orders do the same
-/// arithmetic (pair by pair, the relative transform is rounded differently in each order, and a
-/// sweep of a segment across the band of a piece 1e6 from its compound's origin, float, got 114
-/// different verdicts of 20,200).
-bool piece_of_b_first(const Shape& a, const Shape& b) { return is_compound(b) && !is_compound(a); }
+/// Whether a query on A and B is answered with the two swapped and the answer mirrored back: B is
+/// a compound and A is convex. A compound is the first shape, and its pieces the first shape of
+/// every pair of parts, whichever side the caller puts it on. A pair's band counts its second
+/// shape's placement (a segment 4.97 into a piece 2e6 across, in float, was touching within the
+/// band of 7.25 with the segment first and overlapping beyond the band of 3.67 with the compound
+/// first; a cast, which lets a touching pair sink by up to its band, slid a segment 6.4 into the
+/// side of a crack with the segment first), and swapped pair by pair the relative transform is
+/// rounded differently in each order (a sweep of a segment across the band of a piece 1e6 from its
+/// compound's origin, float, got 114 different overlap() verdicts of 20,200). overlap(),
+/// distance(), contact_manifolds(), penetration() (its freeing test with it), shape_cast() and
+/// time_of_impact() all follow it at their front doors, so both orders do the same arithmetic.
+bool put_compound_first(const Shape& a, const Shape& b) { return is_compound(b) && !is_compound(a); }
 
 /// Calls found(penetration) for each pair of convex parts of A (at the origin; a compound, as
 /// penetration() puts it first) and B (placed by b_to_a) that touches or overlaps, until found
@@ -639,7 +638,7 @@ CircleCoreGap circle_core_gap(const Segment& segment, const Transform& segment_t
 // --- front doors ---------------------------------------------------------------------------
 
 bool overlap(const Shape& a, const Transform& transform_a, const Shape& b, const Transform& transform_b) {
-  if (piece_of_b_first(a, b)) return overlap(b, transform_b, a, transform_a);  // the compound first: both orders alike
+  if (put_compound_first(a, b)) return overlap(b, transform_b, a, transform_a);  // the compound first: both orders alike
   const Transform b_to_a = inverse_compose(transform_a, transform_b);
   const Transform identity{};
   const bool both_convex = !is_compound(a) && !is_compound(b);  // no boxes needed
@@ -673,7 +672,7 @@ void contact_manifolds(const Shape& a, const Transform& transform_a, const Shape
     if (manifold.point_count > 0) manifolds.push_back({-1, -1, manifold});
     return;
   }
-  if (piece_of_b_first(a, b)) {  // the compound first, mirrored back: both orders alike
+  if (put_compound_first(a, b)) {  // the compound first, mirrored back: both orders alike
     const std::size_t first = manifolds.size();
     contact_manifolds(b, transform_b, a, transform_a, manifolds, options);
     for (std::size_t i = first; i < manifolds.size(); ++i) {
@@ -699,7 +698,7 @@ std::optional<Penetration> penetration(const Shape& a, const Transform& transfor
         },
         a, b);
   }
-  if (piece_of_b_first(a, b)) {  // the compound first, mirrored back: both orders alike
+  if (put_compound_first(a, b)) {  // the compound first, mirrored back: both orders alike
     std::optional<Penetration> mirrored = penetration(b, transform_b, a, transform_a);
     if (mirrored) {
       mirrored->normal = -mirrored->normal;
@@ -730,7 +729,7 @@ DistanceResult distance(const Shape& a, const Transform& transform_a, const Shap
         },
         a, b);
   }
-  if (piece_of_b_first(a, b)) {  // the compound first, mirrored back: both orders alike
+  if (put_compound_first(a, b)) {  // the compound first, mirrored back: both orders alike
     DistanceResult mirrored = distance(b, transform_b, a, transform_a, options);
     std::swap(mirrored.point_a, mirrored.point_b);
     mirrored.normal = -mirrored.normal;
@@ -814,25 +813,22 @@ std::optional<CastHit> shape_cast(const Shape& a, const Transform& transform_a, 
   //   on the outline: for every normal the outline allows there (a point on a seam and on no
   //   outside face is inside). Only a point or a segment can do so unseen by the parts (a shape
   //   with area entering the outline enters a piece).
+  if (put_compound_first(a, b)) {
+    // The compound first, the convex shape moving the other way, and the hit mirrored back: at
+    // time t the convex shape sits t x translation_b back from where this cast has it.
+    std::optional<CastHit> mirrored = shape_cast(b, transform_b, a, transform_a, -translation_b, options);
+    if (mirrored) {
+      mirrored->point += mirrored->time * translation_b;
+      mirrored->normal = -mirrored->normal;
+    }
+    return mirrored;
+  }
   const Transform b_to_a = inverse_compose(transform_a, transform_b);
   const Vec2 motion = inverse_rotate(transform_a.rotation, translation_b);
   const Aabb box_b = compute_aabb(b, b_to_a);
   const Aabb swept_b = box_b.merged({box_b.lower + motion, box_b.upper + motion});
   const Aabb region_b = swept_b.expanded(culling_margin(box_magnitude(swept_b) + own_frame_magnitude(b)) + options.target_separation);  // a cast stops target_separation short
   const bool has_seams = is_compound(a) || is_compound(b);
-  // Each pair is judged with the compound's piece first (piece_of_b_first): with the convex shape
-  // first, the piece is cast against it moving the other way, and the hit mirrored back (at time t
-  // the swapped pair sits t x motion back from this one).
-  const bool swapped = piece_of_b_first(a, b);
-  auto cast_pair = [&](const auto& part_a, const Transform& placed_a, const auto& part_b, const Transform& placed_b) {
-    if (!swapped) return shape_cast(part_a, placed_a, part_b, placed_b, motion, options);
-    std::optional<CastHit> hit = shape_cast(part_b, placed_b, part_a, placed_a, -motion, options);
-    if (hit) {
-      hit->point += hit->time * motion;
-      hit->normal = -hit->normal;
-    }
-    return hit;
-  };
   const Real motion_length = length(motion);
   const Vec2 motion_direction = motion_length > 0 ? (Real(1) / motion_length) * motion : Vec2{};
   std::optional<CastHit> earliest;
@@ -842,7 +838,7 @@ std::optional<CastHit> shape_cast(const Shape& a, const Transform& transform_a, 
     const Aabb reached_a = box_a.expanded(culling_margin(box_magnitude(box_a) + own_frame_magnitude(part_a)) + options.target_separation);  // A's part, where a cast stops short
     const Aabb region = reached_a.merged({box_a.lower - motion, box_a.upper - motion});
     for_each_part(b, b_to_a, &region, [&](const auto& part_b, const Transform& placed_b, int) {
-      std::optional<CastHit> hit = cast_pair(part_a, placed_a, part_b, placed_b);
+      std::optional<CastHit> hit = shape_cast(part_a, placed_a, part_b, placed_b, motion, options);
       // The pair's band about contact points whose coordinates have this magnitude (A's frame).
       auto pair_band = [&](Real points_magnitude) { return contact_tolerance(points_magnitude + size_scale(part_a) + size_scale(part_b)); };
       if (has_seams && hit) {
@@ -915,10 +911,12 @@ Aabb swept_box(const Part& part, const Sweep& sweep) {
 }  // namespace
 
 std::optional<CastHit> time_of_impact(const Shape& a, const Sweep& sweep_a, const Shape& b, const Sweep& sweep_b, const CastOptions& options) {
+  if (put_compound_first(a, b)) {  // the compound first, the normal mirrored back (the point is the same)
+    std::optional<CastHit> mirrored = time_of_impact(b, sweep_b, a, sweep_a, options);
+    if (mirrored) mirrored->normal = -mirrored->normal;
+    return mirrored;
+  }
   std::optional<CastHit> earliest;
-  // Each pair is judged with the compound's piece first (piece_of_b_first); swapped, the pair's
-  // normal is mirrored back (its point, in the world at the time, is the same).
-  const bool swapped = piece_of_b_first(a, b);
   // Parts are enumerated in the body frame (identity transform) to get each child's placement.
   for_each_part(a, Transform{}, nullptr, [&](const auto& part_a, const Transform& placement_a, int child_a) {
     const Sweep part_sweep_a = child_sweep(sweep_a, placement_a, child_a);
@@ -926,13 +924,7 @@ std::optional<CastHit> time_of_impact(const Shape& a, const Sweep& sweep_a, cons
     for_each_part(b, Transform{}, nullptr, [&](const auto& part_b, const Transform& placement_b, int child_b) {
       const Sweep part_sweep_b = child_sweep(sweep_b, placement_b, child_b);
       if (!box_a.overlaps(swept_box(part_b, part_sweep_b))) return true;
-      std::optional<CastHit> hit;
-      if (swapped) {
-        hit = time_of_impact(part_b, part_sweep_b, part_a, part_sweep_a, options);
-        if (hit) hit->normal = -hit->normal;
-      } else {
-        hit = time_of_impact(part_a, part_sweep_a, part_b, part_sweep_b, options);
-      }
+      const std::optional<CastHit> hit = time_of_impact(part_a, part_sweep_a, part_b, part_sweep_b, options);
       if (hit && (!earliest || hit->time < earliest->time)) earliest = hit;
       return true;
     });

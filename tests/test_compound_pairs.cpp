@@ -2305,8 +2305,8 @@ TEST(CompoundPairs, BothOrdersGiveTheMirroredAnswerExactly) {
   // turned. Each query on (segment, compound) must be the mirror of the query on (compound,
   // segment), bit for bit: judged pair by pair in the caller's order, the relative transform is
   // rounded differently in each order, and at the band's edge 114 of 20,200 poses got different
-  // overlap() verdicts. overlap(), distance(), contact_manifolds() and penetration() now all judge
-  // with the compound first.
+  // overlap() verdicts. overlap(), distance(), contact_manifolds(), penetration(), shape_cast() and
+  // time_of_impact() now all judge with the compound first.
   const double scale = std::is_same_v<Real, float> ? 1e6 : 1e15;
   std::mt19937 random(5);
   std::uniform_real_distribution<double> uniform(0, 1);
@@ -2348,6 +2348,25 @@ TEST(CompoundPairs, BothOrdersGiveTheMirroredAnswerExactly) {
       if (out) {
         EXPECT_EQ(out->depth, out_mirrored->depth);
         EXPECT_TRUE(out->normal == -out_mirrored->normal && out->point_a == out_mirrored->point_b && out->point_b == out_mirrored->point_a);
+      }
+      // The segment cast on toward the face (the compound cast back onto it), and the same run as
+      // a time of impact: the same time, the mirrored normal, the point where that order has it.
+      const Vec2 toward = rotate(compound_pose.rotation, Vec2{0, 2 * band});
+      const std::optional<CastHit> cast = shape_cast(compound, compound_pose, segment, pose, toward),
+                                   cast_mirrored = shape_cast(segment, pose, compound, compound_pose, -toward);
+      ASSERT_EQ(cast.has_value(), cast_mirrored.has_value());
+      if (cast) {
+        EXPECT_EQ(cast->time, cast_mirrored->time);
+        EXPECT_TRUE(cast->normal == -cast_mirrored->normal && cast->point + cast->time * -toward == cast_mirrored->point);
+      }
+      const Real angle = compound_pose.rotation.angle(), segment_angle = pose.rotation.angle();
+      const Sweep held{{}, compound_pose.position, compound_pose.position, angle, angle};
+      const Sweep run{{}, pose.position, pose.position + toward, segment_angle, segment_angle};
+      const std::optional<CastHit> impact = time_of_impact(compound, held, segment, run), impact_mirrored = time_of_impact(segment, run, compound, held);
+      ASSERT_EQ(impact.has_value(), impact_mirrored.has_value());
+      if (impact) {
+        EXPECT_EQ(impact->time, impact_mirrored->time);
+        EXPECT_TRUE(impact->normal == -impact_mirrored->normal && impact->point == impact_mirrored->point);
       }
     }
   }
