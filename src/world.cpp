@@ -12,7 +12,6 @@
 
 #include "collide2d/overlap.hpp"
 #include "collide2d/point_query.hpp"
-#include "collide2d/tolerance.hpp"
 #include "culling.hpp"
 #include "prefetch.hpp"
 

@@ -96,10 +96,10 @@ template <ConvexSupport A, ConvexSupport B>
 /// length, or a point within its band), or a convex shape's centre that the outline's point query holds
 /// deep inside (in a crack thinner than the band, clear of every piece, too), is never taken as
 /// freed; nor is a union candidate that leaves a centre there a few bands further on. Where those
-/// rules refuse the union's candidates the first way out stands, then
-/// not always the least (a segment parallel to a seam beside a sliver thinner than the seam's
-/// band), and for two compounds not always the same in both orders. The least way out may end in a pocket, touching B to A on two
-/// sides, where moving on along the normal enters A again.
+/// rules refuse the union's candidates the first way out stands, then not always the least (a
+/// segment parallel to a seam beside a sliver thinner than the seam's band), and for two compounds
+/// not always the same in both orders. The least way out may end in a pocket, touching B to A on
+/// two sides, where moving on along the normal enters A again.
 /// point_a lies on A's surface where B comes to touch it, and point_b = point_a - depth * normal
 /// is that point of B before the move (on B's surface, except where the first way out left B
 /// beyond touching). A compound and a convex shape are worked out with the compound first
