@@ -2408,3 +2408,22 @@ TEST(CompoundRaycast, ARayGrazingALongChildWithinItsBandHitsIt) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(CompoundPairs, ChildFrameReachIsTheFarthestPointOfAChildPlacedByATransform) {
+  // Oracle: the farthest vertex (plus radius) of each child placed by a transform other than the
+  // identity, from its own origin, in long double; children at the identity do not count.
+  const Polygon far_triangle = make_polygon(std::vector<Vec2>{{300, 400}, {310, 400}, {305, 410}}).value();
+  const Polygon near_box = make_box(2, 1).value();
+  const Shape only_identity = make_compound({CompoundChild{far_triangle, {}}, CompoundChild{near_box, {}}}).value();
+  EXPECT_EQ(std::get<Compound>(only_identity).child_frame_reach(), 0);
+  const Shape placed = make_compound({CompoundChild{far_triangle, Transform::from({-300, -400}, Real(0.3))},
+                                      CompoundChild{near_box, Transform::from({50, 0}, 0)}, CompoundChild{Circle{{3, 4}, 1}, {}}})
+                           .value();
+  long double farthest = 0;
+  for (const Vec2 vertex : far_triangle.vertices()) farthest = std::max(farthest, std::hypot(static_cast<long double>(vertex.x), static_cast<long double>(vertex.y)));
+  EXPECT_NEAR(std::get<Compound>(placed).child_frame_reach(), static_cast<Real>(farthest), 8 * contact_tolerance(410));
+}
+
+}  // namespace
