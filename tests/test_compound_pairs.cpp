@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <span>
 #include <string>
@@ -2410,6 +2411,61 @@ TEST(CompoundRaycast, ARayGrazingALongChildWithinItsBandHitsIt) {
 }  // namespace
 
 namespace {
+
+TEST(CompoundPenetration, AShapeOverlappingAHugePieceGetsAtLeastThatPiecesBand) {
+  // From a mover fuzz input (float): a box 67 inside a piece whose corners lie 2.7e7 from the
+  // compound's origin, near that origin. The piece alone reported the pair's band, 52, which
+  // counts its corners; the compound reported the band of the contact points' coordinates, 9e-5,
+  // and so called the box overlapping where the piece alone called it touching. The oracle: a
+  // piece whose face runs along y = x through the origin, corners S = 2^(digits + 2) out, and an
+  // axis-aligned box sunk by d across that face (closed form: its corner deepest inside lies d
+  // beyond the line). The pair's band counts the piece's corners in its simplex, every one at
+  // least S/2 out, so it is at least contact_tolerance(S/2). Sunk by a quarter, twice and four
+  // times the band the piece alone reports, in both orders: the compound's band is at least the
+  // piece's and that bound, its verdict (depth beyond the band) is the piece's, its depth is d and
+  // its normal the face's within the band, and the box-first answer mirrors it.
+  const Real s = std::ldexp(Real(1), std::numeric_limits<Real>::digits + 2);
+  const std::vector<Vec2> huge_corners = {{-s / 2, -s / 2}, {s / 2, -s}, {s, s}};
+  const Shape compound = compound_of({huge_corners, {{-s / 2, s / 4}, {-s / 4, s / 4}, {-s / 4, s / 2}}});
+  const Shape piece = make_polygon(huge_corners).value();
+  const Real half_size = 5;
+  const Shape box = make_box(half_size, half_size).value();
+  const Real lower_band = contact_tolerance(s / 2);
+  const long double root_two = std::sqrt(2.0L);
+  const Vec2 outward{static_cast<Real>(-1 / root_two), static_cast<Real>(1 / root_two)};
+  // The box with its corner `sunk` across the face, its centre about 20 from the origin.
+  auto sunk_by = [&](long double sunk) {
+    const long double inside = sunk - half_size * root_two;  // the centre's depth below the face
+    return Transform{{static_cast<Real>(20 + inside / root_two), static_cast<Real>(20 - inside / root_two)}, {}};
+  };
+  const std::optional<Penetration> touching = penetration(piece, {}, box, sunk_by(0));
+  ASSERT_TRUE(touching.has_value());
+  const Real piece_band = touching->tolerance;
+  EXPECT_GE(piece_band, lower_band);
+  for (const Real bands : {Real(0.25), Real(2), Real(4)}) {
+    const Transform box_pose = sunk_by(static_cast<long double>(bands * piece_band));
+    const long double depth = half_size * root_two + (static_cast<long double>(box_pose.position.x) - box_pose.position.y) / root_two;
+    SCOPED_TRACE(testing::Message() << "depth " << static_cast<double>(depth) << ", the piece's band " << piece_band);
+    const std::optional<Penetration> alone = penetration(piece, {}, box, box_pose);
+    const std::optional<Penetration> compound_first = penetration(compound, {}, box, box_pose);
+    const std::optional<Penetration> box_first = penetration(box, box_pose, compound, {});
+    ASSERT_TRUE(alone && compound_first && box_first);
+    EXPECT_EQ(bands > 1, alone->depth > alone->tolerance);
+    EXPECT_GE(compound_first->tolerance, alone->tolerance);
+    EXPECT_GE(compound_first->tolerance, lower_band);
+    EXPECT_EQ(compound_first->depth > compound_first->tolerance, alone->depth > alone->tolerance);
+    EXPECT_EQ(box_first->tolerance, compound_first->tolerance);
+    EXPECT_EQ(box_first->depth, compound_first->depth);
+    if (compound_first->depth > compound_first->tolerance) {
+      EXPECT_NEAR(compound_first->depth, static_cast<Real>(depth), compound_first->tolerance);
+      // The box leaves along the face's outward normal; with the box first, A leaves the other way.
+      EXPECT_NEAR(compound_first->normal.x, outward.x, compound_first->tolerance / compound_first->depth);
+      EXPECT_NEAR(compound_first->normal.y, outward.y, compound_first->tolerance / compound_first->depth);
+      EXPECT_EQ(box_first->normal.x, -compound_first->normal.x);
+      EXPECT_EQ(box_first->normal.y, -compound_first->normal.y);
+    }
+  }
+}
 
 TEST(CompoundPairs, ChildFrameReachIsTheFarthestPointOfAChildPlacedByATransform) {
   // Oracle: the farthest vertex (plus radius) of each child placed by a transform other than the

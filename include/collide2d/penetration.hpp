@@ -104,7 +104,9 @@ template <ConvexSupport A, ConvexSupport B>
 /// is that point of B before the move (on B's surface, except where the first way out left B
 /// beyond touching). A compound and a convex shape are worked out with the compound first
 /// whichever side it is on, so swapping A and B gives exactly the same depth, the normal negated
-/// and the witness points swapped.
+/// and the witness points swapped. The band reported is at least the widest band of the pairs of
+/// pieces overlapping B beyond their own (where none does and B is free as it stands, of those
+/// touching it), so a compound never calls a pose overlapping that its pieces alone call touching.
 [[nodiscard]] std::optional<Penetration> penetration(const Shape& a, const Transform& transform_a, const Shape& b,
                                                      const Transform& transform_b);
 
