@@ -34,6 +34,7 @@
 #include "collide2d/point_query.hpp"
 #include "collide2d/tolerance.hpp"
 #include "compound_internal.hpp"
+#include "culling.hpp"
 #include "polygon_view.hpp"
 
 namespace collide2d::detail {
@@ -85,9 +86,9 @@ bool outline_allows_at(const Compound& compound, Vec2 q, Vec2 normal, Real toler
     // q's distance from a child's face carries the round-off of the face's vertices too: a contact
     // point 5,700 deep against a cut whose ends are 3.4e7 out lay 4 off the cut in float, beyond
     // the band of its own coordinates, and the cut's normal passed as the outline's. The band is
-    // also that of the child's coordinates (its box's corners).
+    // also that of the child's coordinates (its box's farthest corner).
     const Aabb& box = compound.child_boxes()[static_cast<std::size_t>(other)];
-    const Real child_band = contact_tolerance(coordinate_magnitude(q) + std::max(coordinate_magnitude(box.lower), coordinate_magnitude(box.upper)));
+    const Real child_band = contact_tolerance(coordinate_magnitude(q) + box_magnitude(box));
     allowed = child_allows(compound.children()[other], q, normal, std::max(tolerance, child_band), vertex_reach);
     return allowed;
   });
