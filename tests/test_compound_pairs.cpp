@@ -1442,6 +1442,55 @@ TEST(CompoundPointQuery, TheSidesOfANotchNarrowerThanTheBandAreOnTheOutline) {
   }
 }
 
+TEST(CompoundPointQuery, APointInACrackThinnerThanTheBandAlongItsSeamsIsInside) {
+  // From the mover fuzzer (float): the fan above, its lower side turned a little further (its end
+  // at (33549312, 33553408)), so that the two sides leave a crack 8.6 wide 8.7e5 from the fan's
+  // point and 288 where the upper side ends, thinner than the band (about 380) along the whole of
+  // it: the seam flags mark the upper side a seam, and penetration() held a point in the crack
+  // 6.9e6 inside, along that seam. The point query judged the neighbour's side over its whole length (4.7e7,
+  // parting from the upper side by 465 at its far end) and put the point 0.625 outside, so the
+  // mover slid into the crack and ended there. The upper side is now judged over its own stretch,
+  // as the seam flags judge it. Oracle (long double): the crack's widest point along the upper
+  // side against the point query's band; a crack thinner than that is filled, and the point's
+  // signed distance is that of the outline without the crack, where penetration() agrees; a wider
+  // one (double) is open, and the point lies outside by its distance from the nearer side.
+  const Vec2 fan{652288, 645120}, upper_side_end{20395008, 20395008}, left{-33554432, 20395008};
+  const Vec2 bottom{33553408, -33421312}, lower_side_end{33549312, 33553408};
+  const Shape compound = make_compound({triangle(fan, upper_side_end, left), triangle(left, bottom, fan), triangle(bottom, lower_side_end, fan)}).value();
+  const Transform pose{{9958.5f, 9958.5f}, Rot::from_angle(std::atan2(Real(0x1.229854p-3f), Real(0x1.fad1d4p-1f)))};
+  const Vec2 where{1086603.25f, 1438717.75f};  // world; in the crack, about 0.6 from the upper side
+  const Vec2 local = inverse_transform_point(pose, where);
+  const Real band = 4 * contact_tolerance(coordinate_magnitude(where) + size_scale(compound));
+  // The crack's width where the upper side ends: that end's distance from the lower side's line.
+  const long double lower_x = static_cast<long double>(lower_side_end.x) - fan.x, lower_y = static_cast<long double>(lower_side_end.y) - fan.y;
+  const long double widest = std::abs(lower_x * (static_cast<long double>(upper_side_end.y) - fan.y) - lower_y * (static_cast<long double>(upper_side_end.x) - fan.x)) /
+                             std::hypot(lower_x, lower_y);
+  const long double from_lower = (lower_x * (static_cast<long double>(local.y) - fan.y) - lower_y * (static_cast<long double>(local.x) - fan.x)) / std::hypot(lower_x, lower_y);
+  ASSERT_GT(from_lower, 0);  // above the lower side, in the crack
+  SCOPED_TRACE(testing::Message() << "widest " << static_cast<double>(widest) << ", band " << band);
+  const PointProjection found = closest_point(compound, pose, where);
+  if (widest < 0.9L * band) {
+    ASSERT_TRUE(std::get<Compound>(compound).is_internal_edge(0, 0));  // the upper side, a seam (the lower runs on past it)
+    const Ring filled = placed_ring({left, bottom, lower_side_end, upper_side_end}, pose);
+    expect_outline_distance(compound, pose, filled, where, "in the filled crack");
+    EXPECT_LT(found.signed_distance, -1000 * band);
+    const Shape point = Circle{{0, 0}, 0};
+    for (const bool point_first : {true, false}) {
+      const Transform at{where, {}};
+      const std::optional<Penetration> deep = point_first ? penetration(point, at, compound, pose) : penetration(compound, pose, point, at);
+      ASSERT_TRUE(deep.has_value());
+      EXPECT_NEAR(deep->depth, -found.signed_distance, 16 * band) << "point first " << point_first;
+    }
+  } else {
+    ASSERT_GT(widest, 1.1L * band);
+    // Open: outside, nearest the upper side (the point lies 8 from the lower one).
+    const long double upper_x = static_cast<long double>(upper_side_end.x) - fan.x, upper_y = static_cast<long double>(upper_side_end.y) - fan.y;
+    const long double from_upper = (upper_x * (static_cast<long double>(local.y) - fan.y) - upper_y * (static_cast<long double>(local.x) - fan.x)) / std::hypot(upper_x, upper_y);
+    EXPECT_NEAR(found.signed_distance, static_cast<Real>(-from_upper), band);
+    EXPECT_GT(found.signed_distance, 0);
+  }
+}
+
 TEST(CompoundPointQuery, ASliverThinnerThanTheProbeLyingOnTwoPiecesKeepsItsOuterFace) {
   // From the pair-query fuzzer (float, 1.2e6 from the origin): a sliver 65,535 long lies on two
   // pieces, its apex 0.2 below its outer face (1.6 touching bands), less than the seam probe's
