@@ -36,11 +36,18 @@ bool overlaps_any(const Shape& mover, const Transform& transform, const std::vec
   return std::any_of(bodies.begin(), bodies.end(), [&](const fuzz::Placed& body) { return overlaps_beyond(mover, transform, body, 64); });
 }
 
-/// A start that is free for certain: nothing overlaps it beyond one band. One overlapping by
-/// more, though within the 64 the checks allow, is a real overlap the push may find squeezed
-/// (38 into a compound whose band is 45, with a capsule beside it whose band is 0.05).
+/// A start that is free for certain: nothing overlaps it beyond one band, nor beyond the band
+/// penetration() reports (the pair's own, which the push goes by: narrower than this file's band
+/// of both shapes' whole reach where a small shape lies near the origin of a huge compound's
+/// piece). One overlapping by more, though within the 64 the checks allow, is a real overlap the
+/// push may find squeezed (38 into a compound whose band is 45, with a capsule beside it whose
+/// band is 0.05; 67 into a piece whose pair band is 52, where this file's is 181).
 bool clearly_free(const Shape& mover, const Transform& transform, const std::vector<fuzz::Placed>& bodies) {
-  return std::none_of(bodies.begin(), bodies.end(), [&](const fuzz::Placed& body) { return overlaps_beyond(mover, transform, body, 1); });
+  return std::none_of(bodies.begin(), bodies.end(), [&](const fuzz::Placed& body) {
+    const std::optional<Penetration> depth = penetration(mover, transform, body.shape, body.transform);
+    const Real band = contact_tolerance(fuzz::reach(mover, transform) + fuzz::reach(body.shape, body.transform));
+    return depth && depth->depth > std::min(band, depth->tolerance);
+  });
 }
 
 }  // namespace
