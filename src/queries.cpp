@@ -1016,16 +1016,24 @@ PointProjection closest_point(const Compound& shape, const Transform& transform,
   // point in it was outside while penetration() held it inside, along the seam).
   auto in_a_crack = [&] {
     if (!(nearest.signed_distance > 0 && nearest.signed_distance <= tolerance_at(nearest.point))) return false;
+    // The face the point lies on: of those facing the projection's way, the nearest (a nearly
+    // flat vertex leaves two faces with nearly one normal, and one of them may be a seam).
     Vec2 face_from = nearest.point, face_to = nearest.point;  // a corner or a rounded surface: the point alone
     const CompoundChild& owner = children[nearest_child];
     if (const Polygon* polygon = std::get_if<Polygon>(&owner.shape)) {
+      Real nearest_face_distance = std::numeric_limits<Real>::max();
       for (int face = 0; face < polygon->count(); ++face) {
         const Vec2 outward = rotate(owner.transform.rotation, polygon->normals()[face]);
         if (dot(outward, nearest.normal) < 1 - direction_tolerance) continue;
         const Vec2 offset = polygon->radius() * outward;  // the surface's face: the core's moved out by the radius
-        face_from = transform_point(owner.transform, polygon->vertices()[face]) + offset;
-        face_to = transform_point(owner.transform, polygon->vertices()[(face + 1) % polygon->count()]) + offset;
-        break;
+        const Vec2 from = transform_point(owner.transform, polygon->vertices()[face]) + offset;
+        const Vec2 to = transform_point(owner.transform, polygon->vertices()[(face + 1) % polygon->count()]) + offset;
+        const Real face_distance = length(lerp(from, to, closest_parameter_on_segment(from, to, nearest.point)) - nearest.point);
+        if (face_distance < nearest_face_distance) {
+          nearest_face_distance = face_distance;
+          face_from = from;
+          face_to = to;
+        }
       }
     }
     return covered(nearest.point, nearest.normal, face_from, face_to, nearest_child);

@@ -1491,6 +1491,41 @@ TEST(CompoundPointQuery, APointInACrackThinnerThanTheBandAlongItsSeamsIsInside) 
   }
 }
 
+TEST(CompoundPointQuery, APointInANotchBesideANearlyFlatVertexIsJudgedByTheFaceItIsNear) {
+  // From the mover fuzzer (float), on the crack test above: a quadrilateral piece whose vertex at
+  // the fan's point is nearly flat (its two edges there turn by 0.0001 degrees; the one before is
+  // a seam with the next piece), and a third piece whose side leaves a notch 223 wide 3e5 out
+  // along the edge after, parting from it by 2e4 where that edge ends. A point in the notch, 107
+  // from the edge after, matched the seam before by its normal, was judged in a crack and put
+  // 107 inside; the mover's move, which ended there, was judged inside a body it never entered.
+  // Oracle (long double): the notch is far wider than the point query's band where the edge
+  // ends, so the point is outside by its distance from that edge.
+  const Vec2 fan{652288, 645120}, edge_end{20321280, 20349952}, corner{-33554432, 20395008}, far_corner{-33554432, -33544192};
+  const Vec2 bottom{32766976, -16381952}, notch_end{33549312, 33553408};
+  const Shape compound = make_compound({piece({corner, far_corner, fan, edge_end}), triangle(far_corner, bottom, fan), triangle(bottom, notch_end, fan)}).value();
+  ASSERT_TRUE(std::get<Compound>(compound).is_internal_edge(0, 1));   // the seam before the flat vertex
+  ASSERT_FALSE(std::get<Compound>(compound).is_internal_edge(0, 2));  // the notch's side after it
+  const Transform pose{{-11118, -15488}, Rot::from_angle(std::atan2(Real(0x1.777a5cp-24f), Real(-1)))};
+  const Vec2 local{865408.4f, 858477.7f};
+  const Vec2 where = transform_point(pose, local);
+  const Vec2 placed_local = inverse_transform_point(pose, where);
+  const Real band = 4 * contact_tolerance(coordinate_magnitude(where) + size_scale(compound));
+  // The notch's width where the edge after the flat vertex ends, and the point's distance from it.
+  const long double edge_x = static_cast<long double>(edge_end.x) - fan.x, edge_y = static_cast<long double>(edge_end.y) - fan.y;
+  const long double notch_x = static_cast<long double>(notch_end.x) - fan.x, notch_y = static_cast<long double>(notch_end.y) - fan.y;
+  const long double widest = std::abs(notch_x * edge_y - notch_y * edge_x) / std::hypot(notch_x, notch_y);
+  // Signed as cross products: the piece lies left of the edge, the third piece right of its side.
+  const long double from_edge = (edge_y * (static_cast<long double>(placed_local.x) - fan.x) - edge_x * (static_cast<long double>(placed_local.y) - fan.y)) / std::hypot(edge_x, edge_y);
+  const long double from_notch_side = (notch_x * (static_cast<long double>(placed_local.y) - fan.y) - notch_y * (static_cast<long double>(placed_local.x) - fan.x)) / std::hypot(notch_x, notch_y);
+  ASSERT_GT(widest, 10 * band);
+  ASSERT_GT(from_edge, 0);  // in the notch: outside both
+  ASSERT_GT(from_notch_side, 0);
+  const Real expected = static_cast<Real>(std::min(from_edge, from_notch_side));
+  const PointProjection found = closest_point(compound, pose, where);
+  EXPECT_NEAR(found.signed_distance, expected, band) << "widest " << static_cast<double>(widest) << ", band " << band;
+  EXPECT_GT(found.signed_distance, 0);
+}
+
 TEST(CompoundPointQuery, ASliverThinnerThanTheProbeLyingOnTwoPiecesKeepsItsOuterFace) {
   // From the pair-query fuzzer (float, 1.2e6 from the origin): a sliver 65,535 long lies on two
   // pieces, its apex 0.2 below its outer face (1.6 touching bands), less than the seam probe's
