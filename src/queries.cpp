@@ -1028,7 +1028,7 @@ PointProjection closest_point(const Compound& shape, const Transform& transform,
         const Vec2 offset = polygon->radius() * outward;  // the surface's face: the core's moved out by the radius
         const Vec2 from = transform_point(owner.transform, polygon->vertices()[face]) + offset;
         const Vec2 to = transform_point(owner.transform, polygon->vertices()[(face + 1) % polygon->count()]) + offset;
-        const Real face_distance = length(lerp(from, to, closest_parameter_on_segment(from, to, nearest.point)) - nearest.point);
+        const Real face_distance = distance_to_segment(nearest.point, from, to);
         if (face_distance < nearest_face_distance) {
           nearest_face_distance = face_distance;
           face_from = from;
