@@ -376,6 +376,9 @@ Ring placed_ring(const std::vector<Vec2>& outline, const Transform& transform) {
 
 long double cross_of(Point o, Point a, Point b) { return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]); }
 
+/// The signed distance of `p` from the line through `from` and `to`: positive to its left.
+long double offset_from_line(Point from, Point to, Point p) { return cross_of(from, to, p) / std::hypot(to[0] - from[0], to[1] - from[1]); }
+
 long double segment_point_distance(Point a, Point b, Point p) {
   const long double ex = b[0] - a[0], ey = b[1] - a[1];
   long double t = ((p[0] - a[0]) * ex + (p[1] - a[1]) * ey) / (ex * ex + ey * ey);
@@ -1462,10 +1465,8 @@ TEST(CompoundPointQuery, APointInACrackThinnerThanTheBandAlongItsSeamsIsInside) 
   const Vec2 local = inverse_transform_point(pose, where);
   const Real band = 4 * contact_tolerance(coordinate_magnitude(where) + size_scale(compound));
   // The crack's width where the upper side ends: that end's distance from the lower side's line.
-  const long double lower_x = static_cast<long double>(lower_side_end.x) - fan.x, lower_y = static_cast<long double>(lower_side_end.y) - fan.y;
-  const long double widest = std::abs(lower_x * (static_cast<long double>(upper_side_end.y) - fan.y) - lower_y * (static_cast<long double>(upper_side_end.x) - fan.x)) /
-                             std::hypot(lower_x, lower_y);
-  const long double from_lower = (lower_x * (static_cast<long double>(local.y) - fan.y) - lower_y * (static_cast<long double>(local.x) - fan.x)) / std::hypot(lower_x, lower_y);
+  const long double widest = std::abs(offset_from_line(as_point(fan), as_point(lower_side_end), as_point(upper_side_end)));
+  const long double from_lower = offset_from_line(as_point(fan), as_point(lower_side_end), as_point(local));
   ASSERT_GT(from_lower, 0);  // above the lower side, in the crack
   SCOPED_TRACE(testing::Message() << "widest " << static_cast<double>(widest) << ", band " << band);
   const PointProjection found = closest_point(compound, pose, where);
@@ -1484,8 +1485,7 @@ TEST(CompoundPointQuery, APointInACrackThinnerThanTheBandAlongItsSeamsIsInside) 
   } else {
     ASSERT_GT(widest, 1.1L * band);
     // Open: outside, nearest the upper side (the point lies 8 from the lower one).
-    const long double upper_x = static_cast<long double>(upper_side_end.x) - fan.x, upper_y = static_cast<long double>(upper_side_end.y) - fan.y;
-    const long double from_upper = (upper_x * (static_cast<long double>(local.y) - fan.y) - upper_y * (static_cast<long double>(local.x) - fan.x)) / std::hypot(upper_x, upper_y);
+    const long double from_upper = offset_from_line(as_point(fan), as_point(upper_side_end), as_point(local));
     EXPECT_NEAR(found.signed_distance, static_cast<Real>(-from_upper), band);
     EXPECT_GT(found.signed_distance, 0);
   }
@@ -1511,12 +1511,10 @@ TEST(CompoundPointQuery, APointInANotchBesideANearlyFlatVertexIsJudgedByTheFaceI
   const Vec2 placed_local = inverse_transform_point(pose, where);
   const Real band = 4 * contact_tolerance(coordinate_magnitude(where) + size_scale(compound));
   // The notch's width where the edge after the flat vertex ends, and the point's distance from it.
-  const long double edge_x = static_cast<long double>(edge_end.x) - fan.x, edge_y = static_cast<long double>(edge_end.y) - fan.y;
-  const long double notch_x = static_cast<long double>(notch_end.x) - fan.x, notch_y = static_cast<long double>(notch_end.y) - fan.y;
-  const long double widest = std::abs(notch_x * edge_y - notch_y * edge_x) / std::hypot(notch_x, notch_y);
-  // Signed as cross products: the piece lies left of the edge, the third piece right of its side.
-  const long double from_edge = (edge_y * (static_cast<long double>(placed_local.x) - fan.x) - edge_x * (static_cast<long double>(placed_local.y) - fan.y)) / std::hypot(edge_x, edge_y);
-  const long double from_notch_side = (notch_x * (static_cast<long double>(placed_local.y) - fan.y) - notch_y * (static_cast<long double>(placed_local.x) - fan.x)) / std::hypot(notch_x, notch_y);
+  const long double widest = std::abs(offset_from_line(as_point(fan), as_point(notch_end), as_point(edge_end)));
+  // The piece lies left of the edge, the third piece right of its side.
+  const long double from_edge = -offset_from_line(as_point(fan), as_point(edge_end), as_point(placed_local));
+  const long double from_notch_side = offset_from_line(as_point(fan), as_point(notch_end), as_point(placed_local));
   ASSERT_GT(widest, 10 * band);
   ASSERT_GT(from_edge, 0);  // in the notch: outside both
   ASSERT_GT(from_notch_side, 0);
