@@ -22,10 +22,16 @@ using namespace collide2d;
 
 bool finite(Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
 
+/// This file's touching band of the mover at `transform` and `body`: that of both shapes' whole
+/// reach.
+Real reach_band(const Shape& mover, const Transform& transform, const fuzz::Placed& body) {
+  return contact_tolerance(fuzz::reach(mover, transform) + fuzz::reach(body.shape, body.transform));
+}
+
 /// Whether the mover at `transform` overlaps `body` by more than `bands` touching bands of the
 /// pair's magnitudes.
 bool overlaps_beyond(const Shape& mover, const Transform& transform, const fuzz::Placed& body, Real bands) {
-  const Real band = bands * contact_tolerance(fuzz::reach(mover, transform) + fuzz::reach(body.shape, body.transform));
+  const Real band = bands * reach_band(mover, transform, body);
   const std::optional<Penetration> depth = penetration(mover, transform, body.shape, body.transform);
   return depth && depth->depth > band;
 }
@@ -45,8 +51,7 @@ bool overlaps_any(const Shape& mover, const Transform& transform, const std::vec
 bool clearly_free(const Shape& mover, const Transform& transform, const std::vector<fuzz::Placed>& bodies) {
   return std::none_of(bodies.begin(), bodies.end(), [&](const fuzz::Placed& body) {
     const std::optional<Penetration> depth = penetration(mover, transform, body.shape, body.transform);
-    const Real band = contact_tolerance(fuzz::reach(mover, transform) + fuzz::reach(body.shape, body.transform));
-    return depth && depth->depth > std::min(band, depth->tolerance);
+    return depth && depth->depth > std::min(reach_band(mover, transform, body), depth->tolerance);
   });
 }
 
