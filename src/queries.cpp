@@ -23,7 +23,9 @@
 // replaces it.
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <limits>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -161,18 +163,34 @@ constexpr std::size_t penetration_continuations = 4;
 /// whole freeing test, shortest first, for the least way out.
 constexpr std::size_t penetration_union_exits = 8;
 
-/// Whether a query on A and B is answered with the two swapped and the answer mirrored back: B is
-/// a compound and A is convex. A compound is the first shape, and its pieces the first shape of
-/// every pair of parts, whichever side the caller puts it on. A pair's band counts its second
-/// shape's placement (a segment 4.97 into a piece 2e6 across, in float, was touching within the
-/// band of 7.25 with the segment first and overlapping beyond the band of 3.67 with the compound
-/// first; a cast, which lets a touching pair sink by up to its band, slid a segment 6.4 into the
-/// side of a crack with the segment first), and swapped pair by pair the relative transform is
-/// rounded differently in each order (a sweep of a segment across the band of a piece 1e6 from its
-/// compound's origin, float, got 114 different overlap() verdicts of 20,200). overlap(),
-/// distance(), contact_manifolds(), penetration() (its freeing test with it), shape_cast() and
-/// time_of_impact() all follow it at their front doors, so both orders do the same arithmetic.
-bool put_compound_first(const Shape& a, const Shape& b) { return is_compound(b) && !is_compound(a); }
+/// Whether a query on A and B is answered with the two swapped and the answer mirrored back, so
+/// that both orders do the same arithmetic. overlap(), distance(), contact_manifolds(),
+/// penetration() (its freeing test with it), shape_cast() and time_of_impact() all follow it at
+/// their front doors. A pair's band counts where its shapes lie in the frame it is judged in,
+/// and swapped pair by pair the relative transform is rounded differently, so each order would
+/// judge the band's edge its own way.
+/// - A compound and a convex shape: the compound first, and its pieces the first shape of every
+///   pair of parts (a segment 4.97 into a piece 2e6 across, in float, was touching within the
+///   band of 7.25 with the segment first and overlapping beyond the band of 3.67 with the
+///   compound first; a sweep of a segment across the band of a piece 1e6 from its compound's
+///   origin got 114 different overlap() verdicts of 20,200).
+/// - Two compounds: the one reaching farther from its origin first, in whose frame its own
+///   coordinates stay as they are and the other's lie within them, where the other's frame adds
+///   the distance between the two to the larger one's (a compound 3.4e7 across over a small one,
+///   float: the pairs of pieces 146 deep against bands of 99 in the large one's frame, 308 in
+///   the small one's; the small one first found them touching, depth 0, the large one first
+///   202,418). As far, the one with more children first, then the one whose position (any fixed
+///   point of it: the caller's transform or sweep start) comes first by x, then y. Equal in all
+///   of these, the caller's order stands.
+bool answer_swapped(const Shape& a, Vec2 position_a, const Shape& b, Vec2 position_b) {
+  const Compound* compound_a = std::get_if<Compound>(&a);
+  const Compound* compound_b = std::get_if<Compound>(&b);
+  if (compound_a == nullptr || compound_b == nullptr) return compound_b != nullptr;
+  const auto key = [](const Compound& compound, Vec2 position) {
+    return std::tuple{-compound.reach(), -static_cast<std::ptrdiff_t>(compound.children().size()), position.x, position.y};
+  };
+  return key(*compound_b, position_b) < key(*compound_a, position_a);
+}
 
 /// Calls found(penetration) for each pair of convex parts of A (at the origin; a compound, as
 /// penetration() puts it first) and B (placed by b_to_a) that touches or overlaps, until found
@@ -650,7 +668,7 @@ CircleCoreGap circle_core_gap(const Segment& segment, const Transform& segment_t
 // --- front doors ---------------------------------------------------------------------------
 
 bool overlap(const Shape& a, const Transform& transform_a, const Shape& b, const Transform& transform_b) {
-  if (put_compound_first(a, b)) return overlap(b, transform_b, a, transform_a);  // the compound first: both orders alike
+  if (answer_swapped(a, transform_a.position, b, transform_b.position)) return overlap(b, transform_b, a, transform_a);  // both orders alike
   const Transform b_to_a = inverse_compose(transform_a, transform_b);
   const Transform identity{};
   const bool both_convex = !is_compound(a) && !is_compound(b);  // no boxes needed
@@ -684,13 +702,17 @@ void contact_manifolds(const Shape& a, const Transform& transform_a, const Shape
     if (manifold.point_count > 0) manifolds.push_back({-1, -1, manifold});
     return;
   }
-  if (put_compound_first(a, b)) {  // the compound first, mirrored back: both orders alike
+  if (answer_swapped(a, transform_a.position, b, transform_b.position)) {  // mirrored back: both orders alike
     const std::size_t first = manifolds.size();
     contact_manifolds(b, transform_b, a, transform_a, manifolds, options);
     for (std::size_t i = first; i < manifolds.size(); ++i) {
-      std::swap(manifolds[i].child_a, manifolds[i].child_b);  // still in order of B's child, A's being -1
+      std::swap(manifolds[i].child_a, manifolds[i].child_b);
       manifolds[i].manifold.normal = -manifolds[i].manifold.normal;  // its points lie midway, the same either way
     }
+    // Back in order of A's child, then B's (already so where A is convex, its child being -1).
+    std::sort(manifolds.begin() + static_cast<std::ptrdiff_t>(first), manifolds.end(), [](const ChildManifold& p, const ChildManifold& q) {
+      return std::pair{p.child_a, p.child_b} < std::pair{q.child_a, q.child_b};
+    });
     return;
   }
   const std::size_t first = manifolds.size();
@@ -710,7 +732,7 @@ std::optional<Penetration> penetration(const Shape& a, const Transform& transfor
         },
         a, b);
   }
-  if (put_compound_first(a, b)) {  // the compound first, mirrored back: both orders alike
+  if (answer_swapped(a, transform_a.position, b, transform_b.position)) {  // mirrored back: both orders alike
     std::optional<Penetration> mirrored = penetration(b, transform_b, a, transform_a);
     if (mirrored) {
       mirrored->normal = -mirrored->normal;
@@ -741,7 +763,7 @@ DistanceResult distance(const Shape& a, const Transform& transform_a, const Shap
         },
         a, b);
   }
-  if (put_compound_first(a, b)) {  // the compound first, mirrored back: both orders alike
+  if (answer_swapped(a, transform_a.position, b, transform_b.position)) {  // mirrored back: both orders alike
     DistanceResult mirrored = distance(b, transform_b, a, transform_a, options);
     std::swap(mirrored.point_a, mirrored.point_b);
     mirrored.normal = -mirrored.normal;
@@ -825,9 +847,9 @@ std::optional<CastHit> shape_cast(const Shape& a, const Transform& transform_a, 
   //   on the outline: for every normal the outline allows there (a point on a seam and on no
   //   outside face is inside). Only a point or a segment can do so unseen by the parts (a shape
   //   with area entering the outline enters a piece).
-  if (put_compound_first(a, b)) {
-    // The compound first, the convex shape moving the other way, and the hit mirrored back: at
-    // time t the convex shape sits t x translation_b back from where this cast has it.
+  if (answer_swapped(a, transform_a.position, b, transform_b.position)) {
+    // Swapped, B held and A moving the other way, and the hit mirrored back: at time t, B sits
+    // t x translation_b back from where this cast has it.
     std::optional<CastHit> mirrored = shape_cast(b, transform_b, a, transform_a, -translation_b, options);
     if (mirrored) {
       mirrored->point += mirrored->time * translation_b;
@@ -923,7 +945,7 @@ Aabb swept_box(const Part& part, const Sweep& sweep) {
 }  // namespace
 
 std::optional<CastHit> time_of_impact(const Shape& a, const Sweep& sweep_a, const Shape& b, const Sweep& sweep_b, const CastOptions& options) {
-  if (put_compound_first(a, b)) {  // the compound first, the normal mirrored back (the point is the same)
+  if (answer_swapped(a, sweep_a.center_start, b, sweep_b.center_start)) {  // the normal mirrored back (the point is the same)
     std::optional<CastHit> mirrored = time_of_impact(b, sweep_b, a, sweep_a, options);
     if (mirrored) mirrored->normal = -mirrored->normal;
     return mirrored;

@@ -2382,79 +2382,132 @@ TEST(CompoundPairs, PiecesFarFromTheirCompoundsOriginAreNotCulledWhileTheyTouch)
 
 namespace {
 
-TEST(CompoundPairs, BothOrdersGiveTheMirroredAnswerExactly) {
-  // A segment swept across the touching band of a piece whose corners lie 0.5e6 to 1.5e6 from its
-  // compound's origin (float; 1e15 scale in double), the compound placed anywhere within 1e6 and
-  // turned. Each query on (segment, compound) must be the mirror of the query on (compound,
-  // segment), bit for bit: judged pair by pair in the caller's order, the relative transform is
-  // rounded differently in each order, and at the band's edge 114 of 20,200 poses got different
-  // overlap() verdicts. overlap(), distance(), contact_manifolds(), penetration(), shape_cast() and
-  // time_of_impact() now all judge with the compound first.
+/// Checks that every query on (moving at `pose`, held at `held_pose`) is the mirror of the query
+/// on (held, moving), bit for bit, and returns overlap()'s verdict. `toward` is a cast's motion
+/// of the moving shape (the held one cast back by its opposite) and a time of impact's.
+bool expect_mirrored_answers(const Shape& moving, const Transform& pose, const Shape& held, const Transform& held_pose, Vec2 toward) {
+  const bool moving_first = overlap(moving, pose, held, held_pose);
+  EXPECT_EQ(moving_first, overlap(held, held_pose, moving, pose));
+  const DistanceResult near = distance(moving, pose, held, held_pose), mirrored = distance(held, held_pose, moving, pose);
+  EXPECT_EQ(near.distance, mirrored.distance);
+  EXPECT_EQ(near.overlapping, mirrored.overlapping);
+  EXPECT_TRUE(near.point_a == mirrored.point_b && near.point_b == mirrored.point_a && near.normal == -mirrored.normal);
+  // The manifolds come in order of A's child, then B's: the mirrored ones, matched by their
+  // swapped children.
+  std::vector<ChildManifold> found, found_mirrored;
+  contact_manifolds(moving, pose, held, held_pose, found);
+  contact_manifolds(held, held_pose, moving, pose, found_mirrored);
+  EXPECT_TRUE(std::is_sorted(found.begin(), found.end(), [](const ChildManifold& p, const ChildManifold& q) { return std::pair{p.child_a, p.child_b} < std::pair{q.child_a, q.child_b}; }));
+  std::sort(found_mirrored.begin(), found_mirrored.end(), [](const ChildManifold& p, const ChildManifold& q) { return std::pair{p.child_b, p.child_a} < std::pair{q.child_b, q.child_a}; });
+  EXPECT_EQ(found.size(), found_mirrored.size());
+  for (std::size_t i = 0; i < std::min(found.size(), found_mirrored.size()); ++i) {
+    EXPECT_TRUE(found[i].child_a == found_mirrored[i].child_b && found[i].child_b == found_mirrored[i].child_a);
+    const Manifold &manifold = found[i].manifold, &other = found_mirrored[i].manifold;
+    EXPECT_EQ(manifold.normal, -other.normal);
+    EXPECT_EQ(manifold.point_count, other.point_count);
+    for (int k = 0; k < std::min(manifold.point_count, other.point_count); ++k) {
+      EXPECT_EQ(manifold.points[k].point, other.points[k].point);
+      EXPECT_EQ(manifold.points[k].separation, other.points[k].separation);
+    }
+  }
+  const std::optional<Penetration> out = penetration(moving, pose, held, held_pose), out_mirrored = penetration(held, held_pose, moving, pose);
+  EXPECT_EQ(out.has_value(), out_mirrored.has_value());
+  if (out && out_mirrored) {
+    EXPECT_EQ(out->depth, out_mirrored->depth);
+    EXPECT_EQ(out->tolerance, out_mirrored->tolerance);
+    EXPECT_TRUE(out->normal == -out_mirrored->normal && out->point_a == out_mirrored->point_b && out->point_b == out_mirrored->point_a);
+  }
+  // The moving shape cast on toward the held one (the held one cast back onto it), and the same
+  // run as a time of impact: the same time, the mirrored normal, the point where that order has it.
+  const std::optional<CastHit> cast = shape_cast(held, held_pose, moving, pose, toward), cast_mirrored = shape_cast(moving, pose, held, held_pose, -toward);
+  EXPECT_EQ(cast.has_value(), cast_mirrored.has_value());
+  if (cast && cast_mirrored) {
+    EXPECT_EQ(cast->time, cast_mirrored->time);
+    EXPECT_TRUE(cast->normal == -cast_mirrored->normal && cast->point + cast->time * -toward == cast_mirrored->point);
+  }
+  const Real held_angle = held_pose.rotation.angle(), angle = pose.rotation.angle();
+  const Sweep still{{}, held_pose.position, held_pose.position, held_angle, held_angle};
+  const Sweep run{{}, pose.position, pose.position + toward, angle, angle};
+  const std::optional<CastHit> impact = time_of_impact(held, still, moving, run), impact_mirrored = time_of_impact(moving, run, held, still);
+  EXPECT_EQ(impact.has_value(), impact_mirrored.has_value());
+  if (impact && impact_mirrored) {
+    EXPECT_EQ(impact->time, impact_mirrored->time);
+    EXPECT_TRUE(impact->normal == -impact_mirrored->normal && impact->point == impact_mirrored->point);
+  }
+  return moving_first;
+}
+
+/// Sweeps `moving` across the touching band of the lower face of a piece whose corners lie 0.5e6
+/// to 1.5e6 from its compound's origin (float; 1e15 scale in double), the compound placed anywhere
+/// within that scale and turned; every query is checked mirrored at each pose
+/// (expect_mirrored_answers). The moving shape reaches `extent` above its origin and 20 to each
+/// side.
+/// Counts the poses overlap() calls touching and apart.
+void sweep_across_a_far_piece(const Shape& moving, Real extent, int& touching, int& apart) {
   const double scale = std::is_same_v<Real, float> ? 1e6 : 1e15;
   std::mt19937 random(5);
   std::uniform_real_distribution<double> uniform(0, 1);
-  int touching = 0, apart = 0;
   for (int trial = 0; trial < 60; ++trial) {
     const Real far = Real(scale * (0.5 + uniform(random))), side = Real(1000);
     const Shape compound = compound_of({{{far, far}, {far + side, far}, {far + side, far + side}}, {{far, far}, {far + side, far + side}, {far, far + side}}});
     const Transform compound_pose = Transform::from({Real(-scale * uniform(random)), Real(scale * uniform(random))}, Real(6.283 * uniform(random)));
     const Real band = contact_tolerance(4 * far);  // about a pair's band; the sweep runs to twice it
     const Real along = far + side * Real(0.2 + 0.6 * uniform(random)), tilt = Real(0.01 * (uniform(random) - 0.5));
-    const Shape segment = Capsule{{-20, 0}, {20, 0}, 0};
     for (int step = 0; step <= 40; ++step) {
       const Real gap = band * Real(step) / 20;
-      const Transform pose = compose(compound_pose, Transform::from({along, far - gap - 20 * std::abs(std::sin(tilt))}, tilt));
+      const Transform pose = compose(compound_pose, Transform::from({along, far - gap - extent - 20 * std::abs(std::sin(tilt))}, tilt));
       SCOPED_TRACE(::testing::Message() << "trial " << trial << ", gap " << gap << " of a band about " << band);
-      const bool segment_first = overlap(segment, pose, compound, compound_pose);
-      EXPECT_EQ(segment_first, overlap(compound, compound_pose, segment, pose));
-      (segment_first ? touching : apart) += 1;
-      const DistanceResult near = distance(segment, pose, compound, compound_pose), mirrored = distance(compound, compound_pose, segment, pose);
-      EXPECT_EQ(near.distance, mirrored.distance);
-      EXPECT_EQ(near.overlapping, mirrored.overlapping);
-      EXPECT_TRUE(near.point_a == mirrored.point_b && near.point_b == mirrored.point_a && near.normal == -mirrored.normal);
-      std::vector<ChildManifold> found, found_mirrored;
-      contact_manifolds(segment, pose, compound, compound_pose, found);
-      contact_manifolds(compound, compound_pose, segment, pose, found_mirrored);
-      ASSERT_EQ(found.size(), found_mirrored.size());
-      for (std::size_t i = 0; i < found.size(); ++i) {
-        EXPECT_TRUE(found[i].child_a == found_mirrored[i].child_b && found[i].child_b == found_mirrored[i].child_a);
-        const Manifold &manifold = found[i].manifold, &other = found_mirrored[i].manifold;
-        EXPECT_EQ(manifold.normal, -other.normal);
-        ASSERT_EQ(manifold.point_count, other.point_count);
-        for (int k = 0; k < manifold.point_count; ++k) {
-          EXPECT_EQ(manifold.points[k].point, other.points[k].point);
-          EXPECT_EQ(manifold.points[k].separation, other.points[k].separation);
-        }
-      }
-      const std::optional<Penetration> out = penetration(segment, pose, compound, compound_pose), out_mirrored = penetration(compound, compound_pose, segment, pose);
-      ASSERT_EQ(out.has_value(), out_mirrored.has_value());
-      if (out) {
-        EXPECT_EQ(out->depth, out_mirrored->depth);
-        EXPECT_TRUE(out->normal == -out_mirrored->normal && out->point_a == out_mirrored->point_b && out->point_b == out_mirrored->point_a);
-      }
-      // The segment cast on toward the face (the compound cast back onto it), and the same run as
-      // a time of impact: the same time, the mirrored normal, the point where that order has it.
-      const Vec2 toward = rotate(compound_pose.rotation, Vec2{0, 2 * band});
-      const std::optional<CastHit> cast = shape_cast(compound, compound_pose, segment, pose, toward),
-                                   cast_mirrored = shape_cast(segment, pose, compound, compound_pose, -toward);
-      ASSERT_EQ(cast.has_value(), cast_mirrored.has_value());
-      if (cast) {
-        EXPECT_EQ(cast->time, cast_mirrored->time);
-        EXPECT_TRUE(cast->normal == -cast_mirrored->normal && cast->point + cast->time * -toward == cast_mirrored->point);
-      }
-      const Real angle = compound_pose.rotation.angle(), segment_angle = pose.rotation.angle();
-      const Sweep held{{}, compound_pose.position, compound_pose.position, angle, angle};
-      const Sweep run{{}, pose.position, pose.position + toward, segment_angle, segment_angle};
-      const std::optional<CastHit> impact = time_of_impact(compound, held, segment, run), impact_mirrored = time_of_impact(segment, run, compound, held);
-      ASSERT_EQ(impact.has_value(), impact_mirrored.has_value());
-      if (impact) {
-        EXPECT_EQ(impact->time, impact_mirrored->time);
-        EXPECT_TRUE(impact->normal == -impact_mirrored->normal && impact->point == impact_mirrored->point);
-      }
+      const bool overlapping = expect_mirrored_answers(moving, pose, compound, compound_pose, rotate(compound_pose.rotation, Vec2{0, 2 * band}));
+      (overlapping ? touching : apart) += 1;
     }
   }
+}
+
+TEST(CompoundPairs, BothOrdersGiveTheMirroredAnswerExactly) {
+  // A segment swept across the touching band of a far piece (sweep_across_a_far_piece). Each
+  // query on (segment, compound) must be the mirror of the query on (compound, segment), bit for
+  // bit: judged pair by pair in the caller's order, the relative transform is rounded differently
+  // in each order, and at the band's edge 114 of 20,200 poses got different overlap() verdicts.
+  // overlap(), distance(), contact_manifolds(), penetration(), shape_cast() and time_of_impact()
+  // now all judge with the compound first.
+  int touching = 0, apart = 0;
+  sweep_across_a_far_piece(Capsule{{-20, 0}, {20, 0}, 0}, 0, touching, apart);
   EXPECT_GT(touching, 400);
   EXPECT_GT(apart, 400);
+}
+
+TEST(CompoundPairs, TwoCompoundsGiveTheMirroredAnswerExactlyWhicheverComesFirst) {
+  // The same sweep with a small compound (two triangles 40 across) for the segment: two compounds
+  // were judged in the caller's order, each in its own frame, where the other's coordinates and
+  // so the bands differ. The one reaching farther now goes first.
+  const Shape small = compound_of({{{-20, -20}, {20, -20}, {0, 20}}, {{20, -20}, {20, 20}, {0, 20}}});
+  int touching = 0, apart = 0;
+  sweep_across_a_far_piece(small, 20, touching, apart);
+  EXPECT_GT(touching, 400);
+  EXPECT_GT(apart, 400);
+}
+
+TEST(CompoundPairs, TwoCompoundsAsFarReachingAreOrderedByTheirPositions) {
+  // Two copies of one compound (the same reach and children): the tie is broken by where each
+  // lies, so either order is judged in the same frame. One copy far from the origin, turned, the
+  // other swept across the touching band of its lower face.
+  const double scale = std::is_same_v<Real, float> ? 1e6 : 1e15;
+  const Real far = Real(0.7 * scale), side = 1000;
+  const Shape copy = compound_of({{{far, far}, {far + side, far}, {far + side, far + side}}, {{far, far}, {far + side, far + side}, {far, far + side}}});
+  const Transform held_pose = Transform::from({Real(-0.3 * scale), Real(0.4 * scale)}, Real(0.7));
+  const Real band = contact_tolerance(8 * far);
+  int touching = 0, apart = 0;
+  for (int step = 0; step <= 80; ++step) {
+    const Real gap = band * Real(step) / 40;
+    // The copy's piece corner (far, far + side) set below the held copy's lower face at x = far + side / 2.
+    const Transform local = Transform::from({side / 2, -side - gap}, Real(0.001 * (step % 7)));
+    const Transform pose = compose(held_pose, local);
+    SCOPED_TRACE(::testing::Message() << "gap " << gap << " of a band about " << band);
+    const bool overlapping = expect_mirrored_answers(copy, pose, copy, held_pose, rotate(held_pose.rotation, Vec2{0, 2 * band}));
+    (overlapping ? touching : apart) += 1;
+  }
+  EXPECT_GT(touching, 0);
+  EXPECT_GT(apart, 0);
 }
 
 }  // namespace
@@ -2562,6 +2615,164 @@ TEST(CompoundPairs, ChildFrameReachIsTheFarthestPointOfAChildPlacedByATransform)
   long double farthest = 0;
   for (const Vec2 vertex : far_triangle.vertices()) farthest = std::max(farthest, std::hypot(static_cast<long double>(vertex.x), static_cast<long double>(vertex.y)));
   EXPECT_NEAR(std::get<Compound>(placed).child_frame_reach(), static_cast<Real>(farthest), 8 * contact_tolerance(410));
+}
+
+}  // namespace
+
+namespace {
+
+/// The corners of `corners` placed by `pose`, in long double.
+std::vector<Point> placed_corners(const std::vector<Vec2>& corners, const Transform& pose) {
+  std::vector<Point> placed;
+  const long double c = pose.rotation.cosine, s = pose.rotation.sine;
+  for (const Vec2 corner : corners) placed.push_back({c * corner.x - s * corner.y + pose.position.x, s * corner.x + c * corner.y + pose.position.y});
+  return placed;
+}
+
+/// The deepest overlap of a piece of one set with a piece of the other (minus their separation,
+/// convex_separation; > 0 when some pair overlaps), each set placed by its pose.
+long double deepest_piece_overlap(const std::vector<std::vector<Vec2>>& first, const Transform& first_pose, const std::vector<std::vector<Vec2>>& second,
+                                  const Transform& second_pose) {
+  long double deepest = -1e30L;
+  for (const auto& p : first) {
+    for (const auto& q : second) deepest = std::max(deepest, -convex_separation(placed_corners(p, first_pose), placed_corners(q, second_pose)));
+  }
+  return deepest;
+}
+
+/// The convex hull of `points`, counter-clockwise (Andrew's monotone chain, long double).
+std::vector<Point> convex_hull(std::vector<Point> points) {
+  std::sort(points.begin(), points.end());
+  std::vector<Point> hull(2 * points.size());
+  std::size_t count = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    const std::size_t floor = count;
+    for (const Point& point : points) {
+      while (count >= floor + 2 && cross_of(hull[count - 2], hull[count - 1], point) <= 0) --count;
+      hull[count++] = point;
+    }
+    --count;  // the last point starts the other chain
+    std::reverse(points.begin(), points.end());
+  }
+  hull.resize(count);
+  return hull;
+}
+
+/// The least translation of the second set of pieces that leaves it overlapping no piece of the
+/// first (long double): translations t overlap a pair of pieces P, Q in the interior of P - Q
+/// (the hull of their corners' differences), and the least t outside every interior is the
+/// origin, a foot of the perpendicular from it onto an edge of one, or a crossing of two edges.
+/// Every candidate is tried against every obstacle. `interior` is how far inside an obstacle a
+/// translation must lie to count: a pair overlapping by up to it counts as free.
+long double least_way_out(const std::vector<std::vector<Point>>& first, const std::vector<std::vector<Point>>& second, long double interior) {
+  std::vector<std::vector<Point>> obstacles;
+  for (const auto& p : first) {
+    for (const auto& q : second) {
+      std::vector<Point> differences;
+      for (const Point& a : p) {
+        for (const Point& b : q) differences.push_back({a[0] - b[0], a[1] - b[1]});
+      }
+      obstacles.push_back(convex_hull(differences));
+    }
+  }
+  auto free = [&](Point t) {
+    return std::none_of(obstacles.begin(), obstacles.end(), [&](const std::vector<Point>& hull) {
+      for (std::size_t i = 0; i < hull.size(); ++i) {
+        if (offset_from_line(hull[i], hull[(i + 1) % hull.size()], t) <= interior) return false;
+      }
+      return true;
+    });
+  };
+  // The edges of the interiors: each obstacle's edges moved in by `interior`.
+  std::vector<std::pair<Point, Point>> edges;
+  for (const auto& hull : obstacles) {
+    for (std::size_t i = 0; i < hull.size(); ++i) {
+      const Point from = hull[i], to = hull[(i + 1) % hull.size()];
+      const long double length = std::hypot(to[0] - from[0], to[1] - from[1]);
+      const long double in_x = -(to[1] - from[1]) / length * interior, in_y = (to[0] - from[0]) / length * interior;
+      edges.push_back({Point{from[0] + in_x, from[1] + in_y}, Point{to[0] + in_x, to[1] + in_y}});
+    }
+  }
+  std::vector<Point> candidates = {{0, 0}};
+  for (const auto& [from, to] : edges) {
+    const long double ex = to[0] - from[0], ey = to[1] - from[1];
+    const long double along = -(from[0] * ex + from[1] * ey) / (ex * ex + ey * ey);
+    if (along > 0 && along < 1) candidates.push_back({from[0] + along * ex, from[1] + along * ey});
+    for (const auto& [other_from, other_to] : edges) {
+      const long double fx = other_to[0] - other_from[0], fy = other_to[1] - other_from[1], denominator = ex * fy - ey * fx;
+      if (denominator == 0) continue;
+      const long double gx = other_from[0] - from[0], gy = other_from[1] - from[1];
+      const long double s = (gx * fy - gy * fx) / denominator, u = (gx * ey - gy * ex) / denominator;
+      if (s > 0 && s < 1 && u > 0 && u < 1) candidates.push_back({from[0] + s * ex, from[1] + s * ey});
+    }
+  }
+  long double least = 1e30L;
+  for (const Point& t : candidates) {
+    if (std::hypot(t[0], t[1]) < least && free(t)) least = std::hypot(t[0], t[1]);
+  }
+  return least;
+}
+
+TEST(CompoundPenetration, ACompoundAtTheTipOfAHugeOnesCrackIsJudgedAlikeInBothOrders) {
+  // From the mover fuzzer: a fan of three pieces 6.7e7 across (float) whose hub opens into a crack
+  // 0.1 degrees wide, over a small compound of two triangles lying across the hub. Their pieces
+  // overlap by 213, about a band. Judged in each compound's own frame, the small one first found
+  // every pair of pieces touching (depth 0, band 308), the large one first found 146 deep
+  // against a band of 99 and the way out along the crack, 202,418; the push stopped where the
+  // first order had it free, reported resolved, and left the fan 202,418 in by the other.
+  // Oracle (least_way_out, long double): the least translation freeing the small compound of
+  // every piece of the fan, and the same counting a translation within the band of an obstacle's
+  // edge as free.
+  const std::vector<std::vector<Vec2>> fan = {
+      {{-0x1.ff9p+23f, -0x1.1338p+24f}, {-0x1p+25f, -0x1.fc58p+24f}, {0x1.fc6p+24f, -0x1.a7a8p+24f}, {0x1.fcp+24f, -0x1.2cp+24f}},
+      {{0x1.fc08p+24f, -0x1.2cp+24f}, {0x1.fc0cp+24f, 0x1.fffcp+24f}, {-0x1.ff9p+23f, -0x1.1338p+24f}},
+      {{0x1.fc0cp+24f, 0x1.fffcp+24f}, {-0x1.cff4p+24f, 0x1.fffcp+24f}, {-0x1.cfdp+24f, -0x1.cfdp+24f}, {-0x1.ff9p+23f, -0x1.1338p+24f}}};
+  const std::vector<std::vector<Vec2>> small_pieces = {{{-0x1.a3fcp+7f, -0x1.fffp+5f}, {-0x1.7ba4p+7f, 0x1.80acp+7f}, {-0x1.db4p+7f, -0x1.d9b8p+7f}},
+                                                       {{-0x1.db4p+7f, -0x1.d9b8p+7f}, {0x1.bc3p+7f, 0x1.219p+5f}, {-0x1.a3fcp+7f, -0x1.fffp+5f}}};
+  const Shape large = compound_of(fan), small = compound_of(small_pieces);
+  const Transform small_pose{{-0x1.cfdp+9f, -0x1.cfdp+9f}, unit_rotation({-0x1.e9e924p-1f, -0x1.298886p-2f})};
+  const Rot large_rotation = unit_rotation({-1, 0x1.777a5cp-24f});
+  const Transform large_pose{{-0x1.ff95d2p+23f, -0x1.133b24p+24f}, large_rotation};  // where the push had stopped
+  auto placed = [](const std::vector<std::vector<Vec2>>& pieces, const Transform& pose) {
+    std::vector<std::vector<Point>> corners;
+    for (const auto& corners_of_piece : pieces) corners.push_back(placed_corners(corners_of_piece, pose));
+    return corners;
+  };
+  const long double overlap_there = deepest_piece_overlap(fan, large_pose, small_pieces, small_pose);
+  ASSERT_GT(overlap_there, 100);  // about a band in float, far beyond it in double
+  const long double least = least_way_out(placed(fan, large_pose), placed(small_pieces, small_pose), 1e-9L);
+  ASSERT_GT(least, 1e5L);  // along the crack
+  expect_mirrored_answers(small, small_pose, large, large_pose, {64, 64});
+  const std::optional<Penetration> found = penetration(large, large_pose, small, small_pose);
+  ASSERT_TRUE(found.has_value());
+  const Real band = found->tolerance;
+  // The band counts the coordinates in use, no more: at most that of twice every coordinate the
+  // pair involves.
+  const Real involved = coordinate_magnitude(large_pose.position) + size_scale(large) + coordinate_magnitude(small_pose.position) + size_scale(small);
+  EXPECT_LE(band, contact_tolerance(2 * involved));
+  // Touching within the band, or the way out: no longer than the least, no shorter than the least
+  // that leaves each pair within the band, and freeing the pieces within the band.
+  if (found->depth > band) {
+    EXPECT_LE(found->depth, least + band);
+    EXPECT_GE(found->depth, least_way_out(placed(fan, large_pose), placed(small_pieces, small_pose), band) - band);
+    const Transform freed{small_pose.position + found->depth * found->normal, small_pose.rotation};
+    EXPECT_LE(deepest_piece_overlap(fan, large_pose, small_pieces, freed), band);
+  } else {
+    EXPECT_LE(overlap_there, 4 * band);
+  }
+  // The push from the fuzzer's start: resolved, it leaves the two free in both orders, and every
+  // pair of pieces within the band (in double the least way out of the crack's tip is still a few
+  // bands: the pieces on both sides touch within theirs).
+  World world = world_holding(small, small_pose);
+  const PushOutResult pushed = push_out(world, large, {{-0x1.a3a4p+9f, -0x1p+10f}, large_rotation});
+  ASSERT_EQ(pushed.status, PushOutStatus::resolved);
+  for (const bool large_first : {true, false}) {
+    const std::optional<Penetration> left = large_first ? penetration(large, pushed.transform, small, small_pose) : penetration(small, small_pose, large, pushed.transform);
+    if (left) {
+      EXPECT_LE(left->depth, left->tolerance) << large_first;
+    }
+  }
+  EXPECT_LE(deepest_piece_overlap(fan, pushed.transform, small_pieces, small_pose), band);
 }
 
 }  // namespace

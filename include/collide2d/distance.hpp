@@ -103,7 +103,8 @@ template <ConvexSupport A, ConvexSupport B>
 /// distance() for any pair of shapes held in the Shape variant. With a compound, the smallest
 /// distance over its children (pairs whose boxes are farther apart than the best so far are
 /// skipped); the warm-start cache is used only when both shapes are convex. A compound and a
-/// convex shape are measured with the compound first whichever side it is on, so swapping A and B
+/// convex shape are measured with the compound first whichever side it is on, and two compounds
+/// with the one reaching farther from its origin first (docs/conventions.md), so swapping A and B
 /// gives the same distance, the witness points swapped and the normal negated.
 [[nodiscard]] DistanceResult distance(const Shape& a, const Transform& transform_a, const Shape& b, const Transform& transform_b,
                                       const DistanceOptions& options = {});

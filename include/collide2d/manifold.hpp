@@ -98,8 +98,10 @@ struct ChildManifold {
 /// normal would leave a child through a seam, or through a point where the compound's outline is
 /// flat or concave, is recomputed against the child's best face on the compound's outside, so
 /// shapes slide across the joins between pieces without catching (docs/algorithms.md). A compound
-/// and a convex shape are collided with the compound first whichever side it is on, so swapping A
-/// and B gives the same points and separations, the child indices swapped and the normals negated.
+/// and a convex shape are collided with the compound first whichever side it is on, and two
+/// compounds with the one reaching farther from its origin first (docs/conventions.md), so
+/// swapping A and B gives the same points and separations, the child indices swapped and the
+/// normals negated (the list still in order of A's child, then B's).
 void contact_manifolds(const Shape& a, const Transform& transform_a, const Shape& b, const Transform& transform_b,
                        std::vector<ChildManifold>& manifolds, const CollideOptions& options = {});
 

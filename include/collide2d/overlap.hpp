@@ -32,7 +32,8 @@ template <ConvexSupport A, ConvexSupport B>
 
 /// overlap() for any pair of shapes held in the Shape variant; a compound overlaps when any of its
 /// children does (its child tree finds the candidates). A compound and a convex shape are judged
-/// with the compound first whichever side it is on, so swapping A and B gives the same answer.
+/// with the compound first whichever side it is on, and two compounds with the one reaching
+/// farther from its origin first (docs/conventions.md), so swapping A and B gives the same answer.
 [[nodiscard]] bool overlap(const Shape& a, const Transform& transform_a, const Shape& b, const Transform& transform_b);
 
 }  // namespace collide2d

@@ -97,14 +97,14 @@ template <ConvexSupport A, ConvexSupport B>
 /// deep inside (in a crack thinner than the band, clear of every piece, too), is never taken as
 /// freed; nor is a union candidate that leaves a centre there a few bands further on. Where those
 /// rules refuse the union's candidates the first way out stands, then not always the least (a
-/// segment parallel to a seam beside a sliver thinner than the seam's band), and for two compounds
-/// not always the same in both orders. The least way out may end in a pocket, touching B to A on
-/// two sides, where moving on along the normal enters A again.
+/// segment parallel to a seam beside a sliver thinner than the seam's band). The least way out may
+/// end in a pocket, touching B to A on two sides, where moving on along the normal enters A again.
 /// point_a lies on A's surface where B comes to touch it, and point_b = point_a - depth * normal
 /// is that point of B before the move (on B's surface, except where the first way out left B
 /// beyond touching). A compound and a convex shape are worked out with the compound first
-/// whichever side it is on, so swapping A and B gives exactly the same depth, the normal negated
-/// and the witness points swapped. The band reported is at least the widest band of the pairs of
+/// whichever side it is on, and two compounds with the one reaching farther from its origin first
+/// (docs/conventions.md), so swapping A and B gives exactly the same depth and band, the normal
+/// negated and the witness points swapped. The band reported is at least the widest band of the pairs of
 /// pieces overlapping B beyond their own (where none does and B is free as it stands, of those
 /// touching it), so a compound never calls a pose overlapping that its pieces alone call touching.
 [[nodiscard]] std::optional<Penetration> penetration(const Shape& a, const Transform& transform_a, const Shape& b,

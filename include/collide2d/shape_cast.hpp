@@ -647,16 +647,18 @@ template <ConvexSupport A, ConvexSupport B>
 
 /// shape_cast() for any pair of shapes held in the Shape variant. With a compound, the earliest
 /// hit over its children; a compound and a convex shape are cast with the compound first,
-/// whichever side it is on (so swapping A and B, with B's motion reversed, gives exactly the same
-/// time, the mirrored normal and the point moved by time x translation_b). Children whose swept
+/// whichever side it is on, and two compounds with the one reaching farther from its origin first
+/// (docs/conventions.md), so swapping A and B, with B's motion reversed, gives exactly the same
+/// time, the mirrored normal and the point moved by time x translation_b. Children whose swept
 /// boxes miss the other shape are skipped.
 [[nodiscard]] std::optional<CastHit> shape_cast(const Shape& a, const Transform& transform_a, const Shape& b, const Transform& transform_b,
                                                 Vec2 translation_b, const CastOptions& options = {});
 
 /// time_of_impact() for any pair of shapes held in the Shape variant. With a compound, the
 /// earliest impact over its children (each child follows its body's sweep); a compound and a
-/// convex shape are judged with the compound first, whichever side it is on (so swapping them
-/// and their sweeps gives exactly the same time and point and the mirrored normal); children whose
+/// convex shape are judged with the compound first, whichever side it is on, and two compounds
+/// with the one reaching farther from its origin first (docs/conventions.md), so swapping them
+/// and their sweeps gives exactly the same time and point and the mirrored normal; children whose
 /// swept boxes miss are skipped.
 [[nodiscard]] std::optional<CastHit> time_of_impact(const Shape& a, const Sweep& sweep_a, const Shape& b, const Sweep& sweep_b,
                                                     const CastOptions& options = {});
