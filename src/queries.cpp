@@ -1061,8 +1061,14 @@ PointProjection closest_point(const Compound& shape, const Transform& transform,
     return covered(nearest.point, nearest.normal, face_from, face_to, nearest_child);
   }();
   if (nearest.signed_distance <= 0 || in_a_crack) {
-    // The nearest point of the outline: faces that are not seams, and the surfaces of children
-    // that are not polygons, where no other child covers them.
+    // The nearest point of the outline: the faces of polygon children, and the surfaces of other
+    // children, where no other child covers them. A face flagged a seam counts too where the
+    // covering test finds it uncovered: the flag judges the whole face within a few bands
+    // (make_compound), and a crack that much wide along part of it is open there, as the test
+    // above finds for a point in it (a crack 73 wide, 4 of the point query's bands, 2.5e6 along a
+    // side 3.5e6 long flagged a seam, float: a point just outside that side was 4.9 outside, one
+    // just inside it 73 deep, across the crack, and penetration() held a point in the crack
+    // 803,207 deep along the seam).
     nearest.signed_distance = -std::numeric_limits<Real>::max();
     // A corner is on the outline when some point close around it is outside every child: probes
     // at 32 angles, and along the bisector between each two neighbouring directions of the pieces'
@@ -1143,7 +1149,6 @@ PointProjection closest_point(const Compound& shape, const Transform& transform,
       }
       const Transform& placement = children[child].transform;
       for (int face = 0; face < polygon->count(); ++face) {
-        if (shape.is_internal_edge(child, face)) continue;
         const Vec2 v1 = transform_point(placement, polygon->vertices()[face]);
         const Vec2 v2 = transform_point(placement, polygon->vertices()[(face + 1) % polygon->count()]);
         const Real along = closest_parameter_on_segment(v1, v2, local);
@@ -1153,6 +1158,9 @@ PointProjection closest_point(const Compound& shape, const Transform& transform,
         // outline though a probe off either face there lies in the other piece.
         const Real corner_reach = probe_reach_at(surface);
         const bool at_corner = along <= 0 || along >= 1 || length(surface - v1) <= corner_reach || length(surface - v2) <= corner_reach;
+        // A seam's end is judged as a corner through the outline faces meeting there (a point on
+        // the seam beside it is not on the outline).
+        if (at_corner && shape.is_internal_edge(child, face)) continue;
         const Vec2 outward = rotate(placement.rotation, polygon->normals()[face]);
         consider(surface, outward, v1, v2, child, at_corner);
       }

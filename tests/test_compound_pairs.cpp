@@ -1524,6 +1524,56 @@ TEST(CompoundPointQuery, APointInANotchBesideANearlyFlatVertexIsJudgedByTheFaceI
   EXPECT_GT(found.signed_distance, 0);
 }
 
+TEST(CompoundPointQuery, ASideFlaggedASeamIsOutlineWhereTheCrackBesideItIsOpen) {
+  // From the mover fuzzer (float): a fan of three pieces 8.4e6 across whose hub opens into a crack
+  // between two of them. The shorter side is 3.5e6 long and flagged a seam (the flag judges the
+  // whole side, within a few bands); the crack is 108 wide where it ends. 2.5e6 along it, the
+  // crack is 73 wide, about 4 of the point query's bands: a point in it, 17.8 from the shorter
+  // side, was outside by the point query, but one just inside that side's piece was put 73 deep,
+  // across the crack, and penetration() held the point in the crack 803,207 deep along the seam;
+  // a move ended there, "inside". Oracle (long double): the crack's width at the point against
+  // the band; where it is twice the band or more, the outline runs along both sides, so a point
+  // in it is outside by its distance from the nearer side, and one inside a piece is inside by
+  // its distance from that piece's side. Points within a band of a side are too close to call.
+  const Vec2 hub{0x1.3e8p+16f, 0x1.3ap+16f}, short_end{0x1.3734p+21f, 0x1.3734p+21f}, long_end{0x1.ffecp+21f, 0x1.fffcp+21f};
+  const Vec2 left{-0x1.ffep+21f, 0x1.3734p+21f}, bottom{0x1.fcp+21f, -0x1.fdf8p+21f}, right{0x1.fffcp+21f, 0x1.ffdcp+21f};
+  const Shape compound = make_compound({triangle(hub, short_end, left), triangle(left, bottom, hub), piece({bottom, right, long_end, hub})}).value();
+  // The shorter side (hub to short_end) is flagged a seam in float, where the crack at its end is
+  // a few bands wide; the longer one (long_end to hub) is not.
+  ASSERT_EQ(std::get<Compound>(compound).is_internal_edge(0, 0), (std::is_same_v<Real, float>));
+  ASSERT_FALSE(std::get<Compound>(compound).is_internal_edge(2, 2));
+  const Transform pose{{0x1.3734p+13f, 0x1.3734p+13f}, unit_rotation({0x1.fad1d4p-1f, 0x1.229854p-3f})};
+  const Vec2 along = normalize(short_end - hub), outward = right_perpendicular(along);  // out of the shorter side's piece, into the crack
+  int points = 0;
+  for (const Real share : {0.4f, 0.55f, 0.7f, 0.85f}) {
+    for (const Real offset : {-40.f, -20.f, -8.f, 8.f, 20.f, 40.f}) {  // from the shorter side, outward (into the crack) when positive
+      const Vec2 local = hub + share * length(short_end - hub) * along + offset * outward;
+      const Vec2 where = transform_point(pose, local);
+      const Vec2 placed_local = inverse_transform_point(pose, where);
+      const Real band = contact_tolerance(coordinate_magnitude(where) + size_scale(compound));
+      const long double from_short = -offset_from_line(as_point(hub), as_point(short_end), as_point(placed_local));  // > 0 in the crack
+      const long double from_long = offset_from_line(as_point(hub), as_point(long_end), as_point(placed_local));     // > 0 in the crack
+      const long double width = from_short + from_long;
+      SCOPED_TRACE(::testing::Message() << "share " << share << ", offset " << offset << ": crack " << static_cast<double>(width) << " wide, band " << band);
+      if (width < 2 * band) continue;  // thin enough to be filled, or too close to call
+      if (std::abs(from_short) <= band || std::abs(from_long) <= band) continue;  // on a side: too close to call
+      ++points;
+      // In the crack, outside by the distance from the nearer side; in a piece, inside by the
+      // distance from its side (the other side is farther).
+      const long double expected = from_short > 0 && from_long > 0 ? std::min(from_short, from_long) : from_short < 0 ? from_short : from_long;
+      const PointProjection found = closest_point(compound, pose, where);
+      EXPECT_NEAR(found.signed_distance, static_cast<Real>(expected), 4 * band);  // the point query's probes step 4 bands
+      const Shape point = Circle{{0, 0}, 0};
+      for (const bool point_first : {true, false}) {
+        const std::optional<Penetration> out = point_first ? penetration(point, Transform{where, {}}, compound, pose) : penetration(compound, pose, point, Transform{where, {}});
+        const Real depth = out ? out->depth : 0;
+        EXPECT_NEAR(depth, static_cast<Real>(std::max(-expected, 0.0L)), 4 * band) << point_first;
+      }
+    }
+  }
+  EXPECT_GE(points, 12);
+}
+
 TEST(CompoundPointQuery, ASliverThinnerThanTheProbeLyingOnTwoPiecesKeepsItsOuterFace) {
   // From the pair-query fuzzer (float, 1.2e6 from the origin): a sliver 65,535 long lies on two
   // pieces, its apex 0.2 below its outer face (1.6 touching bands), less than the seam probe's
