@@ -318,44 +318,58 @@ bool along_a_seam(const Shape& a, const Shape& b, const Transform& b_to_a) {
   return false;
 }
 
-/// Is the centre of a convex shape (a polygon's centroid, the middle of a segment's or capsule's
-/// core), placed in a compound's frame by `to_compound`, inside that compound by more than the
-/// contact tolerance of the compound's reach and the point's coordinates? The compound's point
-/// query decides, which follows the outline and holds a crack between pieces thinner than the
-/// band inside, whatever faces are near: a point in such a crack, clear of every piece, is deep
-/// inside.
+/// Does the disk about the centre of a convex shape (a polygon's centroid, the middle of a
+/// segment's or capsule's core) that the shape contains, placed in a compound's frame by
+/// `to_compound`, reach into that compound by more than the contact tolerance of the compound's
+/// reach and the centre's coordinates? The compound's point query decides, which follows the
+/// outline and holds a crack between pieces thinner than the band inside, whatever faces are near:
+/// a point in such a crack, clear of every piece, is deep inside. The point query's signed
+/// distance changes no faster than the point moves, so the shape cannot leave the outline by a
+/// translation shorter than the disk's radius less that distance: a circle of radius 97 across
+/// the tip of such a crack (float, a compound 6.7e7 across), its centre 27.7 inside, overlapped
+/// the pieces on either side within their bands (123 against 133, 69 against 128), yet the way out
+/// of the filled crack was 262,330. A shape without area has the centre alone, and so has any
+/// shape when `centre_alone` is set.
 template <class Convex>
-bool convex_centre_inside(const Compound& compound, const Convex& convex, const Transform& to_compound) {
-  const Vec2 centre = transform_point(to_compound, std::visit(
-                                                       [](const auto& shape) -> Vec2 {
-                                                         using Kind = std::decay_t<decltype(shape)>;
-                                                         if constexpr (std::is_same_v<Kind, Circle>) return shape.center;
-                                                         else if constexpr (std::is_same_v<Kind, Polygon>) return shape.centroid();
-                                                         else if constexpr (std::is_same_v<Kind, Compound>) return {};  // not reached
-                                                         else return Real(0.5) * (shape.a + shape.b);
-                                                       },
-                                                       convex));
+bool convex_centre_inside(const Compound& compound, const Convex& convex, const Transform& to_compound, bool centre_alone) {
+  const Vec2 local_centre = std::visit(
+      [](const auto& shape) -> Vec2 {
+        using Kind = std::decay_t<decltype(shape)>;
+        if constexpr (std::is_same_v<Kind, Circle>) return shape.center;
+        else if constexpr (std::is_same_v<Kind, Polygon>) return shape.centroid();
+        else if constexpr (std::is_same_v<Kind, Compound>) return {};  // not reached
+        else return Real(0.5) * (shape.a + shape.b);
+      },
+      convex);
+  // The disk's radius: how deep the centre lies in the shape itself.
+  const Real disk_radius = centre_alone ? 0 : std::max(Real(0), -std::visit(
+                                                  [&](const auto& shape) -> Real {
+                                                    if constexpr (std::is_same_v<std::decay_t<decltype(shape)>, Compound>) return 0;  // not reached
+                                                    else return closest_point(shape, Transform{}, local_centre).signed_distance;
+                                                  },
+                                                  convex));
+  const Vec2 centre = transform_point(to_compound, local_centre);
   const Real tolerance = contact_tolerance(compound.reach() + coordinate_magnitude(centre));
-  return closest_point(compound, Transform{}, centre).signed_distance < -tolerance;
+  return closest_point(compound, Transform{}, centre).signed_distance < disk_radius - tolerance;
 }
 
 /// A shape thinner than the touching band of a compound's large coordinates, lying near a seam,
 /// overlaps each piece by less than the pair's band and so touches both, though the outline holds
 /// it deep inside (a segment 125 long along a sliver's seam of a compound 1.2e7 across, in float,
-/// 17,000 inside). True when the convex one of A (at the origin) and B (placed by b_to_a) has its
-/// centre inside the other, a compound (convex_centre_inside); with compounds on both sides, when
-/// a child of either has (a compound 329 across inside one 4.7e7 across, in float, touched its
-/// pieces within their bands).
-bool centre_inside_outline(const Shape& a, const Shape& b, const Transform& b_to_a) {
+/// 17,000 inside). True when the convex one of A (at the origin) and B (placed by b_to_a) has the
+/// disk about its centre inside the other, a compound, or its centre alone when `centre_alone`
+/// (convex_centre_inside); with compounds on both sides, when a child of either has (a compound
+/// 329 across inside one 4.7e7 across, in float, touched its pieces within their bands).
+bool centre_inside_outline(const Shape& a, const Shape& b, const Transform& b_to_a, bool centre_alone) {
   if (const std::optional<CompoundAndConvex> pair = compound_and_convex(a, b, b_to_a)) {
-    return convex_centre_inside(pair->compound, pair->convex, pair->convex_to_compound);
+    return convex_centre_inside(pair->compound, pair->convex, pair->convex_to_compound, centre_alone);
   }
   const Compound* compound_a = std::get_if<Compound>(&a);
   const Compound* compound_b = std::get_if<Compound>(&b);
   if (compound_a == nullptr || compound_b == nullptr) return false;
-  auto any_child_inside = [](const Compound& holder, const Compound& other, const Transform& other_to_holder) {
+  auto any_child_inside = [&](const Compound& holder, const Compound& other, const Transform& other_to_holder) {
     return std::any_of(other.children().begin(), other.children().end(), [&](const CompoundChild& child) {
-      return convex_centre_inside(holder, child.shape, compose(other_to_holder, child.transform));
+      return convex_centre_inside(holder, child.shape, compose(other_to_holder, child.transform), centre_alone);
     });
   };
   return any_child_inside(*compound_a, *compound_b, b_to_a) || any_child_inside(*compound_b, *compound_a, inverse_compose(b_to_a, Transform{}));
@@ -372,7 +386,7 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
   auto moved_by = [&](Vec2 translation) { return Transform{b_to_a.position + translation, b_to_a.rotation}; };
   // Freed: no pair of pieces overlaps beyond its band, B does not lie along a seam, and the convex
   // one's centre is not inside the compound's outline (both above).
-  auto clear_of_seams = [&](const Transform& placed) { return !along_a_seam(a, b, placed) && !centre_inside_outline(a, b, placed); };
+  auto clear_of_seams = [&](const Transform& placed) { return !along_a_seam(a, b, placed) && !centre_inside_outline(a, b, placed, false); };
   auto frees = [&](Vec2 translation) {
     const Transform placed = moved_by(translation);
     return parts_at_most_touch(a, b, placed) && clear_of_seams(placed);
@@ -558,9 +572,10 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
     // freeing test checks the candidate itself): the union reaches to the tip of a crack thinner
     // than the band between two pieces, which the outline's query puts on the outline but whose
     // every neighbour along the way out it holds inside (a mover left there slid on into the
-    // crack).
+    // crack). The centre alone: a least way out may end in a pocket, where going on along it
+    // brings the shape's disk back into the outline.
     const Real onward = 4 * contact_tolerance(beyond);
-    auto stays_out = [&](Vec2 exit) { return !centre_inside_outline(a, b, moved_by(exit + (onward / length(exit)) * exit)); };
+    auto stays_out = [&](Vec2 exit) { return !centre_inside_outline(a, b, moved_by(exit + (onward / length(exit)) * exit), true); };
     for (const Vec2 exit : detail::union_exits(obstacles, found, penetration_union_exits)) {
       if (frees(exit) && stays_out(exit)) {
         translation = exit;

@@ -2826,3 +2826,87 @@ TEST(CompoundPenetration, ACompoundAtTheTipOfAHugeOnesCrackIsJudgedAlikeInBothOr
 }
 
 }  // namespace
+
+namespace {
+
+/// The distance from `point` to a convex polygon (counter-clockwise corners), 0 inside (long double).
+long double distance_to_convex(const std::vector<Point>& corners, Point point) {
+  bool inside = true;
+  long double nearest = 1e30L;
+  for (std::size_t i = 0; i < corners.size(); ++i) {
+    const Point from = corners[i], to = corners[(i + 1) % corners.size()];
+    inside = inside && cross_of(from, to, point) >= 0;
+    nearest = std::min(nearest, segment_point_distance(from, to, point));
+  }
+  return inside ? 0.0L : nearest;
+}
+
+TEST(CompoundPenetration, ACircleAcrossTheTipOfACrackIsJudgedAlikeAllAlongIt) {
+  // From the mover fuzzer (float): a fan of three pieces 6.7e7 across whose hub opens into a crack
+  // 7.4e-4 wide per unit along it, and a circle of radius 97 across the crack's tip, its centre
+  // 27.7 inside the piece on one side. The circle cannot leave the pieces' union by less than its
+  // radius plus that depth, 125, and it leaves along the crack, 2.6e5. Each pair of pieces
+  // judged it by its own band, which counts the features nearest the circle: 123 into that
+  // piece against a band of 133 beside the hub (its nearly flat vertex there brings in the
+  // piece's far corner), so touching, and the same 123 against 78 a little farther along, so
+  // 262,330 deep. A push stopped at the first pose and the move slid on to the second. The disk
+  // about a shape's centre inside it (here the whole circle) is now held to the outline by the band
+  // of the compound's reach, the same all along. Oracle (long double): the lower bound above; the
+  // upper bound of sliding along the crack's bisector until the circle is a band clear of both
+  // sides; the pieces' distances from the centre once moved out.
+  const Vec2 hub{0x1.3e8p+19f, 0x1.3bp+19f}, long_end{0x1.ffecp+24f, 0x1.fffcp+24f}, short_end{0x1.3614p+24f, 0x1.3684p+24f};
+  const std::vector<std::vector<Vec2>> pieces = {{{-0x1p+25f, 0x1.3734p+24f}, {-0x1p+25f, -0x1.ffd8p+24f}, hub, short_end},
+                                                 {{-0x1p+25f, -0x1.ffd8p+24f}, {0x1.f3fcp+24f, -0x1.f3fp+23f}, hub},
+                                                 {{0x1.f3fcp+24f, -0x1.f3fp+23f}, long_end, hub}};
+  const Shape fan = compound_of(pieces);
+  const Transform fan_pose{{-0x1p+14f, -0x1.596p+11f}, unit_rotation({0x1.bb11b6p-1f, -0x1.0094aep-1f})};
+  const Real radius = 0x1.85a8p+6f;
+  const Shape circle = Circle{{-0x1.1a8p+4f, -0x1.596p+6f}, radius};
+  const Rot circle_rotation = unit_rotation({-0x1.4d00e6p-7f, 0x1.fff93cp-1f});
+  const Transform across_the_tip{{871374.625f, 228687.953f}, circle_rotation};  // where the push had stopped
+  auto centre_in_fan = [&](const Transform& pose) {
+    return as_point(inverse_transform_point(fan_pose, transform_point(pose, std::get<Circle>(circle).center)));
+  };
+  const Vec2 along = rotate(fan_pose.rotation, normalize(short_end - hub));  // the crack's shorter side, world
+  const long double to_short = std::atan2(short_end.y - hub.y, short_end.x - hub.x), to_long = std::atan2(long_end.y - hub.y, long_end.x - hub.x);
+  const long double half_angle = (to_short - to_long) / 2, bisector = (to_short + to_long) / 2;
+  ASSERT_GT(half_angle, 0);
+  // Where along the bisector the crack is as wide as a circle larger by `margin` on every side:
+  // the circle there is `margin` clear of both sides. A band across the crack is band / sin(half
+  // angle), some 3e5 in float, along it.
+  auto fits = [&](long double margin) {
+    const long double reach = (radius + margin) / std::sin(half_angle);
+    return Point{hub.x + reach * std::cos(bisector), hub.y + reach * std::sin(bisector)};
+  };
+  int deep = 0, poses = 0;
+  for (int step = 0; step <= 40; ++step, ++poses) {
+    const Transform pose{across_the_tip.position + Real(40 * step) * along, circle_rotation};  // the slide, along the side
+    const Point centre = centre_in_fan(pose);
+    const long double depth_in_piece = offset_from_line(as_point(hub), as_point(short_end), centre);
+    ASSERT_GT(depth_in_piece, 20);
+    ASSERT_LT(offset_from_line(as_point(hub), as_point(long_end), centre) - depth_in_piece, 2);  // the crack is under 2 wide there
+    const long double lower = radius + depth_in_piece;
+    for (const bool circle_first : {true, false}) {
+      SCOPED_TRACE(::testing::Message() << "step " << step << (circle_first ? ", circle first" : ", fan first"));
+      const std::optional<Penetration> found = circle_first ? penetration(circle, pose, fan, fan_pose) : penetration(fan, fan_pose, circle, pose);
+      ASSERT_TRUE(found.has_value());
+      if (found->depth <= found->tolerance) continue;
+      deep += circle_first;
+      EXPECT_GE(found->depth, Real(lower) - found->tolerance);
+      const Point clear = fits(found->tolerance);
+      EXPECT_LE(found->depth, Real(std::hypot(clear[0] - centre[0], clear[1] - centre[1])));
+      // Moved out by the depth, the circle is at most touching every piece.
+      const Vec2 away = (circle_first ? Real(-1) : Real(1)) * found->depth * found->normal;
+      const Point moved = centre_in_fan({pose.position + away, circle_rotation});
+      for (const auto& corners : pieces) {
+        std::vector<Point> placed;
+        for (const Vec2 corner : corners) placed.push_back(as_point(corner));
+        EXPECT_GE(distance_to_convex(placed, moved), radius - found->tolerance);
+      }
+    }
+  }
+  // One verdict all along: the circle lies the same way across the crack at every pose.
+  EXPECT_TRUE(deep == 0 || deep == poses) << deep << " of " << poses << " poses deep";
+}
+
+}  // namespace
