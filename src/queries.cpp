@@ -384,8 +384,8 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
   std::vector<ChildManifold> contacts;
   manifolds_in_frame_of_a(a, b, b_to_a, contacts, {});
   auto moved_by = [&](Vec2 translation) { return Transform{b_to_a.position + translation, b_to_a.rotation}; };
-  // Freed: no pair of pieces overlaps beyond its band, B does not lie along a seam, and the convex
-  // one's centre is not inside the compound's outline (both above).
+  // Freed: no pair of pieces overlaps beyond its band, B does not lie along a seam, and the disk
+  // about the convex one's centre does not reach into the compound's outline (both above).
   auto clear_of_seams = [&](const Transform& placed) { return !along_a_seam(a, b, placed) && !centre_inside_outline(a, b, placed, false); };
   auto frees = [&](Vec2 translation) {
     const Transform placed = moved_by(translation);
