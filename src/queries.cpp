@@ -332,25 +332,28 @@ bool along_a_seam(const Shape& a, const Shape& b, const Transform& b_to_a) {
 /// shape when `centre_alone` is set.
 template <class Convex>
 bool convex_centre_inside(const Compound& compound, const Convex& convex, const Transform& to_compound, bool centre_alone) {
-  const Vec2 local_centre = std::visit(
-      [](const auto& shape) -> Vec2 {
+  // The centre, and the disk's radius: how deep the centre lies in the shape itself.
+  struct CentreDisk {
+    Vec2 centre;
+    Real radius = 0;
+  };
+  const CentreDisk disk = std::visit(
+      [&](const auto& shape) -> CentreDisk {
         using Kind = std::decay_t<decltype(shape)>;
-        if constexpr (std::is_same_v<Kind, Circle>) return shape.center;
-        else if constexpr (std::is_same_v<Kind, Polygon>) return shape.centroid();
-        else if constexpr (std::is_same_v<Kind, Compound>) return {};  // not reached
-        else return Real(0.5) * (shape.a + shape.b);
+        if constexpr (std::is_same_v<Kind, Compound>) {
+          return {};  // not reached
+        } else {
+          Vec2 centre;
+          if constexpr (std::is_same_v<Kind, Circle>) centre = shape.center;
+          else if constexpr (std::is_same_v<Kind, Polygon>) centre = shape.centroid();
+          else centre = Real(0.5) * (shape.a + shape.b);
+          return {centre, centre_alone ? 0 : std::max(Real(0), -closest_point(shape, Transform{}, centre).signed_distance)};
+        }
       },
       convex);
-  // The disk's radius: how deep the centre lies in the shape itself.
-  const Real disk_radius = centre_alone ? 0 : std::max(Real(0), -std::visit(
-                                                  [&](const auto& shape) -> Real {
-                                                    if constexpr (std::is_same_v<std::decay_t<decltype(shape)>, Compound>) return 0;  // not reached
-                                                    else return closest_point(shape, Transform{}, local_centre).signed_distance;
-                                                  },
-                                                  convex));
-  const Vec2 centre = transform_point(to_compound, local_centre);
+  const Vec2 centre = transform_point(to_compound, disk.centre);
   const Real tolerance = contact_tolerance(compound.reach() + coordinate_magnitude(centre));
-  return closest_point(compound, Transform{}, centre).signed_distance < disk_radius - tolerance;
+  return closest_point(compound, Transform{}, centre).signed_distance < disk.radius - tolerance;
 }
 
 /// A shape thinner than the touching band of a compound's large coordinates, lying near a seam,
