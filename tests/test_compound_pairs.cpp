@@ -2829,18 +2829,6 @@ TEST(CompoundPenetration, ACompoundAtTheTipOfAHugeOnesCrackIsJudgedAlikeInBothOr
 
 namespace {
 
-/// The distance from `point` to a convex polygon (counter-clockwise corners), 0 inside (long double).
-long double distance_to_convex(const std::vector<Point>& corners, Point point) {
-  bool inside = true;
-  long double nearest = 1e30L;
-  for (std::size_t i = 0; i < corners.size(); ++i) {
-    const Point from = corners[i], to = corners[(i + 1) % corners.size()];
-    inside = inside && cross_of(from, to, point) >= 0;
-    nearest = std::min(nearest, segment_point_distance(from, to, point));
-  }
-  return inside ? 0.0L : nearest;
-}
-
 TEST(CompoundPenetration, ACircleAcrossTheTipOfACrackIsJudgedAlikeAllAlongIt) {
   // From the mover fuzzer (float): a fan of three pieces 6.7e7 across whose hub opens into a crack
   // 7.4e-4 wide per unit along it, and a circle of radius 97 across the crack's tip, its centre
@@ -2901,7 +2889,7 @@ TEST(CompoundPenetration, ACircleAcrossTheTipOfACrackIsJudgedAlikeAllAlongIt) {
       for (const auto& corners : pieces) {
         std::vector<Point> placed;
         for (const Vec2 corner : corners) placed.push_back(as_point(corner));
-        EXPECT_GE(distance_to_convex(placed, moved), radius - found->tolerance);
+        EXPECT_GE(inside_even_odd(placed, moved) ? 0.0L : boundary_distance(placed, moved), radius - found->tolerance);
       }
     }
   }
