@@ -109,11 +109,29 @@ struct CoreFeature {
 // The touching band of a circle against a core (docs/conventions.md), from nearest_core_feature's
 // answer for the circle's centre `point`, `placement` (what placing that centre in the core's
 // frame rounded) and the two radii: the contact tolerance of the face searched's extent, the
-// centre's offset from its start, the placement and the radii. collide() and circle_core_gap
-// (overlap, distance, penetration) decide with it, so they agree.
+// centre's offset from its start, the placement and the radii. A neighbouring face whose
+// separation from the centre lies within its own band of the face searched's could as well have
+// been ranked first (at an almost flat vertex the two differ by round-off), so its extent counts
+// too: the band must not flip with that ranking (a circle across a 0.07-degree vertex between
+// faces 2.8e7 and 4.8e7 long, float, got 78 or 133 by the pose's last bit, and was 84 deep
+// against the one and touching against the other). collide() and circle_core_gap (overlap,
+// distance, penetration) decide with it, so they agree.
 inline Real circle_feature_tolerance(const PolygonView& core, const CoreFeature& nearest, Vec2 point, Real placement, Real radii) {
-  const Vec2 v1 = core.vertices[nearest.face], v2 = core.vertices[core.next(nearest.face)];
-  return contact_tolerance(std::max(coordinate_magnitude(v2 - v1), coordinate_magnitude(point - v1)) + placement + radii);
+  auto face_magnitude = [&](int face) {
+    const Vec2 v1 = core.vertices[face], v2 = core.vertices[core.next(face)];
+    return std::max(coordinate_magnitude(v2 - v1), coordinate_magnitude(point - v1));
+  };
+  Real magnitude = face_magnitude(nearest.face);
+  if (core.count() > 2) {  // a segment core's two faces are one line: their separations are opposite
+    const Real separation = dot(core.normals[nearest.face], point - core.vertices[nearest.face]);
+    for (const int neighbour : {core.previous(nearest.face), core.next(nearest.face)}) {
+      const Real neighbour_magnitude = face_magnitude(neighbour);
+      if (separation - dot(core.normals[neighbour], point - core.vertices[neighbour]) <= contact_tolerance(neighbour_magnitude + placement + radii)) {
+        magnitude = std::max(magnitude, neighbour_magnitude);
+      }
+    }
+  }
+  return contact_tolerance(magnitude + placement + radii);
 }
 // The face of largest separation and its Voronoi regions (face, either end vertex) give the
 // nearest feature (a point outside the face, by however little, may be nearer one of its ends).

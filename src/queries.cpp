@@ -440,8 +440,12 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
     return true;
   });
   bool freed = part_exits.empty() && clear_of_seams(b_to_a);  // only touching: no translation needed
-  // Pairs overlapping beyond their bands give theirs; a B free where it stands, its touching pairs'.
-  const Real parts_band = !part_exits.empty() ? overlapping_parts_band : freed ? touching_parts_band : 0;
+  // Pairs overlapping beyond their bands give theirs; where none does, the pairs touching B give
+  // theirs, whether B is free where it stands or the outline's tests hold it inside: those tests
+  // overrule pairs that call the pose touching, and the way out ends with B touching pieces within
+  // such bands (a circle across a crack's tip, its pairs touching within 133, left along the
+  // crack to touch a piece 2.9 deep, where the contacts' own band is 2.5).
+  const Real parts_band = !part_exits.empty() ? overlapping_parts_band : touching_parts_band;
   // A compound (A) against a convex shape (B).
   const std::optional<CompoundAndConvex> compound_pair = compound_and_convex(a, b, b_to_a);
   // And, a compound against a convex shape, each contact's way out to the outline: the translation

@@ -2829,6 +2829,19 @@ TEST(CompoundPenetration, ACompoundAtTheTipOfAHugeOnesCrackIsJudgedAlikeInBothOr
 
 namespace {
 
+/// The mover fuzzer's fan (float): three pieces 6.7e7 across meeting at a hub 1.2e6 from the
+/// compound's origin, where a crack 7.4e-4 wide per unit along it opens between the short side of
+/// the first piece (a quadrilateral whose vertex at the hub turns by 0.07 degrees) and the long
+/// side of the third.
+struct CrackedFan {
+  Vec2 hub{0x1.3e8p+19f, 0x1.3bp+19f}, long_end{0x1.ffecp+24f, 0x1.fffcp+24f}, short_end{0x1.3614p+24f, 0x1.3684p+24f};
+  std::vector<std::vector<Vec2>> pieces = {{{-0x1p+25f, 0x1.3734p+24f}, {-0x1p+25f, -0x1.ffd8p+24f}, hub, short_end},
+                                           {{-0x1p+25f, -0x1.ffd8p+24f}, {0x1.f3fcp+24f, -0x1.f3fp+23f}, hub},
+                                           {{0x1.f3fcp+24f, -0x1.f3fp+23f}, long_end, hub}};
+  Shape shape = compound_of(pieces);
+  Transform pose{{-0x1p+14f, -0x1.596p+11f}, unit_rotation({0x1.bb11b6p-1f, -0x1.0094aep-1f})};
+};
+
 TEST(CompoundPenetration, ACircleAcrossTheTipOfACrackIsJudgedAlikeAllAlongIt) {
   // From the mover fuzzer (float): a fan of three pieces 6.7e7 across whose hub opens into a crack
   // 7.4e-4 wide per unit along it, and a circle of radius 97 across the crack's tip, its centre
@@ -2842,12 +2855,11 @@ TEST(CompoundPenetration, ACircleAcrossTheTipOfACrackIsJudgedAlikeAllAlongIt) {
   // of the compound's reach, the same all along. Oracle (long double): the lower bound above; the
   // upper bound of sliding along the crack's bisector until the circle is a band clear of both
   // sides; the pieces' distances from the centre once moved out.
-  const Vec2 hub{0x1.3e8p+19f, 0x1.3bp+19f}, long_end{0x1.ffecp+24f, 0x1.fffcp+24f}, short_end{0x1.3614p+24f, 0x1.3684p+24f};
-  const std::vector<std::vector<Vec2>> pieces = {{{-0x1p+25f, 0x1.3734p+24f}, {-0x1p+25f, -0x1.ffd8p+24f}, hub, short_end},
-                                                 {{-0x1p+25f, -0x1.ffd8p+24f}, {0x1.f3fcp+24f, -0x1.f3fp+23f}, hub},
-                                                 {{0x1.f3fcp+24f, -0x1.f3fp+23f}, long_end, hub}};
-  const Shape fan = compound_of(pieces);
-  const Transform fan_pose{{-0x1p+14f, -0x1.596p+11f}, unit_rotation({0x1.bb11b6p-1f, -0x1.0094aep-1f})};
+  const CrackedFan cracked;
+  const Vec2 hub = cracked.hub, long_end = cracked.long_end, short_end = cracked.short_end;
+  const std::vector<std::vector<Vec2>>& pieces = cracked.pieces;
+  const Shape& fan = cracked.shape;
+  const Transform fan_pose = cracked.pose;
   const Real radius = 0x1.85a8p+6f;
   const Shape circle = Circle{{-0x1.1a8p+4f, -0x1.596p+6f}, radius};
   const Rot circle_rotation = unit_rotation({-0x1.4d00e6p-7f, 0x1.fff93cp-1f});
@@ -2894,6 +2906,41 @@ TEST(CompoundPenetration, ACircleAcrossTheTipOfACrackIsJudgedAlikeAllAlongIt) {
     }
   }
   // One verdict all along: the circle lies the same way across the crack at every pose.
+  EXPECT_TRUE(deep == 0 || deep == poses) << deep << " of " << poses << " poses deep";
+}
+
+TEST(CompoundPenetration, ACircleAtTheCracksTipBesideAnAlmostFlatVertexIsJudgedAlikeAllAlongItsSlide) {
+  // From the mover fuzzer (float): the same fan, and a circle of radius 65 pushed out to the hub,
+  // its centre 18.7 inside the first piece, then sliding 107 along the crack. Against that piece
+  // the circle lies past its almost flat vertex at the hub, where the two faces' separations
+  // differ by round-off: which ranked first flipped from pose to pose, and with it the pair's
+  // band (133 or 78), so the circle, 84 into the piece, was touching at some poses and 175,000
+  // deep (its way out along the crack) at others 1.6 apart, and the move passed "through" the
+  // fan. The band now counts both faces (ToleranceModel.ACircleAcrossAnAlmostFlatVertexHasOneBand
+  // WhicheverFaceRanksFirst). Oracle (long double): one verdict all along; where deep, at least
+  // the radius plus the centre's depth in the piece.
+  const CrackedFan fan;
+  const Shape circle = Circle{{0x1.3734p+8f, 0x1.34p+8f}, 0x1.04p+6f};
+  const Rot circle_rotation = unit_rotation({-1, 0x1.777a5cp-24f});
+  const Vec2 first{871744.4375f, 228962.453125f}, last{871847.625f, 228990.015625f};
+  int deep = 0, poses = 0;
+  for (int step = 0; step <= 64; ++step) {
+    const Transform pose{first + (Real(step) / 64) * (last - first), circle_rotation};
+    const Point centre = as_point(inverse_transform_point(fan.pose, transform_point(pose, std::get<Circle>(circle).center)));
+    const long double depth_in_piece = offset_from_line(as_point(fan.hub), as_point(fan.short_end), centre);
+    ASSERT_GT(depth_in_piece, 18);
+    ASSERT_LT(depth_in_piece, 20);
+    for (const bool circle_first : {true, false}) {
+      SCOPED_TRACE(::testing::Message() << "step " << step << (circle_first ? ", circle first" : ", fan first"));
+      const std::optional<Penetration> found =
+          circle_first ? penetration(circle, pose, fan.shape, fan.pose) : penetration(fan.shape, fan.pose, circle, pose);
+      ASSERT_TRUE(found.has_value());
+      ++poses;
+      if (found->depth <= found->tolerance) continue;
+      ++deep;
+      EXPECT_GE(found->depth, Real(0x1.04p+6L + depth_in_piece) - found->tolerance);
+    }
+  }
   EXPECT_TRUE(deep == 0 || deep == poses) << deep << " of " << poses << " poses deep";
 }
 

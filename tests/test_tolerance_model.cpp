@@ -451,6 +451,58 @@ TEST(ToleranceModel, CircleCapsuleAndSegmentPairsAgainstADoubleOracleInBothOrder
   EXPECT_GT(segments, 120);
 }
 
+TEST(ToleranceModel, ACircleAcrossAnAlmostFlatVertexHasOneBandWhicheverFaceRanksFirst) {
+  // From the mover fuzzer (float): a quadrilateral whose vertex 2 turns by 0.07 degrees between
+  // a face 4.8e7 long and one 2.8e7 long, 1.2e6 from its origin, and a circle of radius 65 sliding
+  // past that vertex with its centre 18.7 inside. The two faces' separations from the centre
+  // differ by round-off, so which ranks first flipped from pose to pose, and with it the band
+  // (133 or 78): 84 deep against the one, touching against the other, at poses 1.6 apart. The
+  // band now counts every face that could rank first. Oracle (double, from the same floats): the
+  // circle's overlap, its radius plus the centre's depth in the quadrilateral.
+  const std::vector<Vec2> corners = {{-0x1p+25f, 0x1.3734p+24f}, {-0x1p+25f, -0x1.ffd8p+24f}, {0x1.3e8p+19f, 0x1.3bp+19f}, {0x1.3614p+24f, 0x1.3684p+24f}};
+  const Polygon quadrilateral = make_polygon(corners).value();
+  // The fuzzer's rotations, unit in float; normalised in double, where their float round-off would
+  // scale coordinates 1e6 out.
+  auto unit_rotation = [](Vec2 turned) {
+    const Vec2 unit = real_is_float ? turned : normalize(turned);
+    return Rot{unit.x, unit.y};
+  };
+  const Transform quadrilateral_pose{{-0x1p+14f, -0x1.596p+11f}, unit_rotation({0x1.bb11b6p-1f, -0x1.0094aep-1f})};
+  const Circle circle{{0x1.3734p+8f, 0x1.34p+8f}, 0x1.04p+6f};
+  const Rot circle_rotation = unit_rotation({-1, 0x1.777a5cp-24f});
+  const Vec2 first{871744.4375f, 228962.453125f}, last{871847.625f, 228990.015625f};
+  auto placed = [](const Transform& transform, Vec2 point) {
+    const double c = transform.rotation.cosine, s = transform.rotation.sine;
+    return std::array<double, 2>{double(transform.position.x) + (c * double(point.x) - s * double(point.y)),
+                                 double(transform.position.y) + (s * double(point.x) + c * double(point.y))};
+  };
+  std::vector<std::array<double, 2>> oracle_corners;
+  for (const Vec2 corner : corners) oracle_corners.push_back(placed(quadrilateral_pose, corner));
+  int deep = 0, poses = 0;
+  Real least_band = std::numeric_limits<Real>::max(), widest_band = 0;
+  for (int step = 0; step <= 64; ++step) {
+    const Transform pose{first + (Real(step) / 64) * (last - first), circle_rotation};
+    const double overlap_depth = double(circle.radius) - signed_distance_to_polygon(oracle_corners, placed(pose, circle.center));
+    ASSERT_GT(overlap_depth, 80);
+    ASSERT_LT(overlap_depth, 90);
+    for (const bool circle_first : {true, false}) {
+      SCOPED_TRACE(::testing::Message() << "step " << step << (circle_first ? ", circle first" : ", quadrilateral first"));
+      const std::optional<Penetration> found = circle_first ? penetration(circle, pose, quadrilateral, quadrilateral_pose)
+                                                            : penetration(quadrilateral, quadrilateral_pose, circle, pose);
+      ASSERT_TRUE(found.has_value());
+      EXPECT_TRUE(circle_first ? overlap(circle, pose, quadrilateral, quadrilateral_pose) : overlap(quadrilateral, quadrilateral_pose, circle, pose));
+      EXPECT_NEAR(double(found->depth), overlap_depth, double(found->tolerance));
+      least_band = std::min(least_band, found->tolerance);
+      widest_band = std::max(widest_band, found->tolerance);
+      deep += found->depth > found->tolerance ? 1 : 0;
+      ++poses;
+    }
+  }
+  // One band, so one verdict, all along (the band moves only with the centre's coordinates).
+  EXPECT_LT(widest_band - least_band, Real(0.01) * widest_band) << least_band << " to " << widest_band;
+  EXPECT_TRUE(deep == 0 || deep == poses) << deep << " of " << poses << " poses deep";
+}
+
 TEST(FeatureIds, StayDistinctOnPolygonsOfThousandsOfVertices) {
   // A 3000-gon: contacts on faces far apart in the vertex order have different ids (11-bit fields
   // used to wrap at 2048). In float no convex polygon of more than about 1,900 vertices around a

@@ -105,8 +105,8 @@ template <ConvexSupport A, ConvexSupport B>
 /// whichever side it is on, and two compounds with the one reaching farther from its origin first
 /// (docs/conventions.md), so swapping A and B gives exactly the same depth and band, the normal
 /// negated and the witness points swapped. The band reported is at least the widest band of the pairs of
-/// pieces overlapping B beyond their own (where none does and B is free as it stands, of those
-/// touching it), so a compound never calls a pose overlapping that its pieces alone call touching.
+/// pieces overlapping B beyond their own (where none does, of those touching it), so a compound
+/// never calls a pose overlapping that its pieces alone call touching.
 [[nodiscard]] std::optional<Penetration> penetration(const Shape& a, const Transform& transform_a, const Shape& b,
                                                      const Transform& transform_b);
 
