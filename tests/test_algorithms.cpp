@@ -338,6 +338,9 @@ TEST(Epa, FarFromOriginAndSlivers) {
     EXPECT_TRUE(vec_near(e.normal, {1, 0}, tol));
     EXPECT_NEAR(e.point_a.x, 1001, tol);
     EXPECT_NEAR(e.point_b.x, Real(1000.5), tol);
+    // The features in contact: B's left side, placed at x = 1000.5 from y = 999.2 to 1001.2 (its
+    // farther corners, 2003.7 out, are not in contact).
+    EXPECT_NEAR(e.feature_magnitude, Real(2001.7), tol);
     ++checked;
   }
   // Sliver (half 1 x 1e-4) under a box whose bottom is 0.003 below the sliver's top.

@@ -503,6 +503,80 @@ TEST(ToleranceModel, ACircleAcrossAnAlmostFlatVertexHasOneBandWhicheverFaceRanks
   EXPECT_TRUE(deep == 0 || deep == poses) << deep << " of " << poses << " poses deep";
 }
 
+/// How deep two convex polygons (counter-clockwise, one frame) overlap, in double: the least
+/// overlap along the edge normals of both (the separating axis theorem); negative when apart.
+double overlap_depth_by_axes(const std::vector<std::array<double, 2>>& p, const std::vector<std::array<double, 2>>& q) {
+  double least = std::numeric_limits<double>::max();
+  for (const auto* polygon : {&p, &q}) {
+    const auto& other = polygon == &p ? q : p;
+    for (std::size_t i = 0; i < polygon->size(); ++i) {
+      const auto& from = (*polygon)[i];
+      const auto& to = (*polygon)[(i + 1) % polygon->size()];
+      const double nx = to[1] - from[1], ny = from[0] - to[0], length = std::hypot(nx, ny);
+      double deepest = std::numeric_limits<double>::max();  // the other's least offset along the outward normal
+      for (const auto& vertex : other) deepest = std::min(deepest, (nx * (vertex[0] - from[0]) + ny * (vertex[1] - from[1])) / length);
+      least = std::min(least, -deepest);
+    }
+  }
+  return least;
+}
+
+TEST(ToleranceModel, APolygonPairsBandIsThatOfTheFeaturesInContact) {
+  // From the mover fuzzer (float): a quadrilateral 30 across in a crack of a compound 1.5e6
+  // across, 1.7 into the piece on one side, sliding 138 along it. penetration() took its band
+  // from GJK's last simplex, whose points are wherever the search ended: with the piece's far
+  // corner (1.8e6 out) among them the band was 3.7, without it 1.1, at poses 8 apart, so the pair
+  // was touching at one and deep at the next, and the compound's way out jumped from 0 to 826.
+  // The band is now that of EPA's final edge, the face and vertex in contact. Oracle (double,
+  // from the same floats): the overlap by the separating axis theorem.
+  auto unit_rotation = [](Vec2 turned) {
+    const Vec2 unit = real_is_float ? turned : normalize(turned);
+    return Rot{unit.x, unit.y};
+  };
+  const std::vector<Vec2> piece_corners = {{-0x1.13cp+16f, -0x1.4504p+19f}, {-0x1.88p+13f, -0x1.d38p+16f}, {-0x1.77d4p+19f, 0x1.fffcp+19f},
+                                           {-0x1p+20f, -0x1.ffe4p+19f}, {-0x1.a34cp+19f, -0x1.fca4p+19f}};
+  const Shape piece = make_polygon(piece_corners).value();
+  const Transform piece_pose{{-0x1.fc04p+7f, -0x1.fc04p+7f}, unit_rotation({-0x1.fffffcp-1f, 0x1.f6a888p-12f})};
+  const std::vector<Vec2> mover_corners = {{-0x1.4808p+3f, 0x1.fffcp+4f}, {-0x1.4d5p+3f, 0x1.e2bp+3f}, {0x1.4b48p+4f, -0x1.4d5p+3f}, {0x1.4b48p+4f, 0x1.4b48p+4f}};
+  const Shape mover = make_polygon(mover_corners).value();
+  const Rot mover_rotation = unit_rotation({-0x1.fffe6p-1f, -0x1.46b63p-8f});
+  const Vec2 first{0x1.a62f62p+13f, 0x1.fd71bp+16f}, last{0x1.a6a1fp+13f, 0x1.fdfb7p+16f};
+  auto placed = [](const Transform& transform, const std::vector<Vec2>& corners) {
+    std::vector<std::array<double, 2>> result;
+    const double c = transform.rotation.cosine, s = transform.rotation.sine;
+    for (const Vec2 corner : corners) {
+      result.push_back({double(transform.position.x) + (c * double(corner.x) - s * double(corner.y)),
+                        double(transform.position.y) + (s * double(corner.x) + c * double(corner.y))});
+    }
+    return result;
+  };
+  const std::vector<std::array<double, 2>> oracle_piece = placed(piece_pose, piece_corners);
+  for (const bool mover_first : {true, false}) {
+    Real least_band = std::numeric_limits<Real>::max(), widest_band = 0;
+    int deep = 0, poses = 0;
+    for (int step = 0; step <= 64; ++step) {
+      const Transform pose{first + (Real(step) / 64) * (last - first), mover_rotation};
+      const double overlap_depth = overlap_depth_by_axes(oracle_piece, placed(pose, mover_corners));
+      ASSERT_GT(overlap_depth, 1.2);
+      ASSERT_LT(overlap_depth, 1.8);
+      SCOPED_TRACE(::testing::Message() << "step " << step << (mover_first ? ", mover first" : ", piece first"));
+      const std::optional<Penetration> found = mover_first ? penetration(mover, pose, piece, piece_pose) : penetration(piece, piece_pose, mover, pose);
+      ASSERT_TRUE(found.has_value());
+      EXPECT_NEAR(double(found->depth), overlap_depth, double(found->tolerance));
+      least_band = std::min(least_band, found->tolerance);
+      widest_band = std::max(widest_band, found->tolerance);
+      deep += found->depth > found->tolerance ? 1 : 0;
+      ++poses;
+    }
+    // One band and one verdict in each order all along (the band moves only with the mover's
+    // coordinates). The two orders' bands differ: each is worked out in A's frame, where placing
+    // the other shape rounds its own coordinates and where they lie (docs/conventions.md), 2.5 with
+    // the mover first and 1.1 with the piece first here.
+    EXPECT_LT(widest_band - least_band, Real(0.01) * widest_band) << least_band << " to " << widest_band;
+    EXPECT_TRUE(deep == 0 || deep == poses) << deep << " of " << poses << " poses deep";
+  }
+}
+
 TEST(FeatureIds, StayDistinctOnPolygonsOfThousandsOfVertices) {
   // A 3000-gon: contacts on faces far apart in the vertex order have different ids (11-bit fields
   // used to wrap at 2048). In float no convex polygon of more than about 1,900 vertices around a

@@ -524,6 +524,7 @@ EpaResult epa(const A& a, const B& b, const Transform& b_to_a, const Simplex& st
     if (length_squared(along) > 0) result.normal = normalize(left_perpendicular(along));
     result.point_a = lerp(first.point_a, last.point_a, t);
     result.point_b = lerp(first.point_b, last.point_b, t);
+    result.feature_magnitude = std::max(detail::difference_magnitude(first, placement), detail::difference_magnitude(last, placement));
     return result;
   }
 
@@ -616,6 +617,7 @@ EpaResult epa(const A& a, const B& b, const Transform& b_to_a, const Simplex& st
   result.normal = -nearest_normal;
   result.point_a = lerp(first.point_a, second.point_a, t);
   result.point_b = lerp(first.point_b, second.point_b, t);
+  result.feature_magnitude = std::max(detail::difference_magnitude(first, placement), detail::difference_magnitude(second, placement));
   return result;
 }
 
