@@ -97,10 +97,11 @@ struct EpaResult {
   Vec2 point_b;        ///< deepest point of B's core inside A's core, A's frame; point_a - point_b = depth * normal
   int iterations = 0;  ///< expansions made
   IterationStatus status = IterationStatus::converged;
-  /// The magnitude behind the answer's round-off: the larger coordinate_magnitude of the two
-  /// support points of B - A the answer comes from (the final edge's ends, each with what placing
-  /// B's point in A's frame rounded). contact_tolerance(feature_magnitude + radii) is the
-  /// touching band of the features in contact, as GjkResult::tolerance is of GJK's simplex.
+  /// The magnitude behind the answer's round-off: the largest coordinate_magnitude of the support
+  /// points of B - A the answer comes from (the final edge's ends, and the far end of a
+  /// neighbouring edge as near the origin within its band; each with what placing B's point in
+  /// A's frame rounded). contact_tolerance(feature_magnitude + radii) is the touching band of the
+  /// features in contact, as GjkResult::tolerance is of GJK's simplex.
   Real feature_magnitude = 0;
 };
 

@@ -72,10 +72,10 @@ template <ConvexSupport A, ConvexSupport B>
     point_b = expansion.point_b;
     normal = expansion.normal;
     core_depth = expansion.depth;
-    // The band of the features in contact (EPA's final edge), not of GJK's last simplex, whose
-    // points are wherever its search ended: a box 1.7 into a piece of a compound 1.5e6 across
-    // (float) got 3.7 or 1.1 at poses 8 apart as GJK's simplex did or did not take the piece's far
-    // corner, and was touching at one and deep at the next.
+    // The band of the features in contact (EPA's final edge and a neighbour that ties with it),
+    // not of GJK's last simplex, whose points are wherever its search ended: a box 1.7 into a
+    // piece of a compound 1.5e6 across (float) got 3.7 or 1.1 at poses 8 apart as GJK's simplex
+    // did or did not take the piece's far corner, and was touching at one and deep at the next.
     result.tolerance = contact_tolerance(expansion.feature_magnitude + radius_a + radius_b);
     if (expansion.status == IterationStatus::iteration_cap) result.status = IterationStatus::iteration_cap;
   }
