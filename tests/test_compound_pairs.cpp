@@ -2829,7 +2829,7 @@ TEST(CompoundPenetration, ACompoundAtTheTipOfAHugeOnesCrackIsJudgedAlikeInBothOr
 
 namespace {
 
-/// The mover fuzzer's fan (float): three pieces 6.7e7 across meeting at a hub 1.2e6 from the
+/// The mover fuzzer's fan (float): three pieces 6.7e7 across meeting at a hub 9.2e5 from the
 /// compound's origin, where a crack 7.4e-4 wide per unit along it opens between the short side of
 /// the first piece (a quadrilateral whose vertex at the hub turns by 0.07 degrees) and the long
 /// side of the third.
@@ -2916,11 +2916,12 @@ TEST(CompoundPenetration, ACircleAtTheCracksTipBesideAnAlmostFlatVertexIsJudgedA
   // differ by round-off: which ranked first flipped from pose to pose, and with it the pair's
   // band (133 or 78), so the circle, 84 into the piece, was touching at some poses and 175,000
   // deep (its way out along the crack) at others 1.6 apart, and the move passed "through" the
-  // fan. The band now counts both faces (ToleranceModel.ACircleAcrossAnAlmostFlatVertexHasOneBand
-  // WhicheverFaceRanksFirst). Oracle (long double): one verdict all along; where deep, at least
-  // the radius plus the centre's depth in the piece.
+  // fan. The band now counts both faces (the piece alone: ToleranceModel's
+  // ACircleAcrossAnAlmostFlatVertexHasOneBandWhicheverFaceRanksFirst). Oracle (long double): one
+  // verdict all along; where deep, at least the radius plus the centre's depth in the piece.
   const CrackedFan fan;
-  const Shape circle = Circle{{0x1.3734p+8f, 0x1.34p+8f}, 0x1.04p+6f};
+  const Real radius = 0x1.04p+6f;
+  const Shape circle = Circle{{0x1.3734p+8f, 0x1.34p+8f}, radius};
   const Rot circle_rotation = unit_rotation({-1, 0x1.777a5cp-24f});
   const Vec2 first{871744.4375f, 228962.453125f}, last{871847.625f, 228990.015625f};
   int deep = 0, poses = 0;
@@ -2938,7 +2939,7 @@ TEST(CompoundPenetration, ACircleAtTheCracksTipBesideAnAlmostFlatVertexIsJudgedA
       ++poses;
       if (found->depth <= found->tolerance) continue;
       ++deep;
-      EXPECT_GE(found->depth, Real(0x1.04p+6L + depth_in_piece) - found->tolerance);
+      EXPECT_GE(found->depth, Real(radius + depth_in_piece) - found->tolerance);
     }
   }
   EXPECT_TRUE(deep == 0 || deep == poses) << deep << " of " << poses << " poses deep";

@@ -287,6 +287,20 @@ double signed_distance_to_polygon(const std::vector<std::array<double, 2>>& vert
   return inside ? -nearest : nearest;
 }
 
+/// `point` placed by `transform`, in double from the same floats: the oracles' placement.
+std::array<double, 2> placed_in_double(const Transform& transform, Vec2 point) {
+  const double c = transform.rotation.cosine, s = transform.rotation.sine;
+  return {double(transform.position.x) + (c * double(point.x) - s * double(point.y)),
+          double(transform.position.y) + (s * double(point.x) + c * double(point.y))};
+}
+
+/// A fuzzer's rotation, unit in float; normalised in double, where its float round-off would
+/// scale coordinates 1e6 out.
+Rot fuzzer_rotation(Vec2 turned) {
+  const Vec2 unit = real_is_float ? turned : normalize(turned);
+  return {unit.x, unit.y};
+}
+
 /// A shape with a polygon-like core for check_circle_core_pairs: the shape and its core vertices
 /// (local frame; two for a capsule or a segment, equal for one of zero length).
 template <class CoreShape>
@@ -322,14 +336,9 @@ int check_circle_core_pairs(std::uint64_t seed, int trials, const MakeCore& make
     const Transform transform_circle =
         Transform::from(where + Vec2{Real(2.5 * unit(random)), Real(2 * unit(random))}, Real(3 * unit(random)));
     // The oracle, in double from the same floats.
-    auto placed = [](const Transform& transform, Vec2 point) {
-      const double c = transform.rotation.cosine, s = transform.rotation.sine;
-      return std::array<double, 2>{double(transform.position.x) + (c * double(point.x) - s * double(point.y)),
-                                   double(transform.position.y) + (s * double(point.x) + c * double(point.y))};
-    };
     std::vector<std::array<double, 2>> core;
-    for (Vec2 vertex : core_vertices) core.push_back(placed(transform_core, vertex));
-    const std::array<double, 2> center = placed(transform_circle, circle.center);
+    for (Vec2 vertex : core_vertices) core.push_back(placed_in_double(transform_core, vertex));
+    const std::array<double, 2> center = placed_in_double(transform_circle, circle.center);
     const double gap = signed_distance_to_polygon(core, center) - double(core_radius) - double(circle.radius);
     const double band = 64 * double(real_epsilon) * (std::abs(double(where.x)) + std::abs(double(where.y)) + 4);
     auto on_core = [&](Vec2 point) { return std::abs(signed_distance_to_polygon(core, {double(point.x), double(point.y)}) - double(core_radius)); };
@@ -385,8 +394,8 @@ int check_circle_core_pairs(std::uint64_t seed, int trials, const MakeCore& make
         const Transform moved_circle{transform_circle.position + (core_first ? 1 : -1) * deep->depth * deep->normal, transform_circle.rotation};
         const Transform moved_core{transform_core.position - (core_first ? 1 : -1) * deep->depth * deep->normal, transform_core.rotation};
         std::vector<std::array<double, 2>> moved;
-        for (Vec2 vertex : core_vertices) moved.push_back(placed(core_first ? transform_core : moved_core, vertex));
-        const std::array<double, 2> moved_center = placed(core_first ? moved_circle : transform_circle, circle.center);
+        for (Vec2 vertex : core_vertices) moved.push_back(placed_in_double(core_first ? transform_core : moved_core, vertex));
+        const std::array<double, 2> moved_center = placed_in_double(core_first ? moved_circle : transform_circle, circle.center);
         EXPECT_NEAR(signed_distance_to_polygon(moved, moved_center) - double(core_radius) - double(circle.radius), 0.0, 2 * band);
       }
       // Swapped: the mirrored answer.
@@ -461,28 +470,17 @@ TEST(ToleranceModel, ACircleAcrossAnAlmostFlatVertexHasOneBandWhicheverFaceRanks
   // circle's overlap, its radius plus the centre's depth in the quadrilateral.
   const std::vector<Vec2> corners = {{-0x1p+25f, 0x1.3734p+24f}, {-0x1p+25f, -0x1.ffd8p+24f}, {0x1.3e8p+19f, 0x1.3bp+19f}, {0x1.3614p+24f, 0x1.3684p+24f}};
   const Polygon quadrilateral = make_polygon(corners).value();
-  // The fuzzer's rotations, unit in float; normalised in double, where their float round-off would
-  // scale coordinates 1e6 out.
-  auto unit_rotation = [](Vec2 turned) {
-    const Vec2 unit = real_is_float ? turned : normalize(turned);
-    return Rot{unit.x, unit.y};
-  };
-  const Transform quadrilateral_pose{{-0x1p+14f, -0x1.596p+11f}, unit_rotation({0x1.bb11b6p-1f, -0x1.0094aep-1f})};
+  const Transform quadrilateral_pose{{-0x1p+14f, -0x1.596p+11f}, fuzzer_rotation({0x1.bb11b6p-1f, -0x1.0094aep-1f})};
   const Circle circle{{0x1.3734p+8f, 0x1.34p+8f}, 0x1.04p+6f};
-  const Rot circle_rotation = unit_rotation({-1, 0x1.777a5cp-24f});
+  const Rot circle_rotation = fuzzer_rotation({-1, 0x1.777a5cp-24f});
   const Vec2 first{871744.4375f, 228962.453125f}, last{871847.625f, 228990.015625f};
-  auto placed = [](const Transform& transform, Vec2 point) {
-    const double c = transform.rotation.cosine, s = transform.rotation.sine;
-    return std::array<double, 2>{double(transform.position.x) + (c * double(point.x) - s * double(point.y)),
-                                 double(transform.position.y) + (s * double(point.x) + c * double(point.y))};
-  };
   std::vector<std::array<double, 2>> oracle_corners;
-  for (const Vec2 corner : corners) oracle_corners.push_back(placed(quadrilateral_pose, corner));
+  for (const Vec2 corner : corners) oracle_corners.push_back(placed_in_double(quadrilateral_pose, corner));
   int deep = 0, poses = 0;
   Real least_band = std::numeric_limits<Real>::max(), widest_band = 0;
   for (int step = 0; step <= 64; ++step) {
     const Transform pose{first + (Real(step) / 64) * (last - first), circle_rotation};
-    const double overlap_depth = double(circle.radius) - signed_distance_to_polygon(oracle_corners, placed(pose, circle.center));
+    const double overlap_depth = double(circle.radius) - signed_distance_to_polygon(oracle_corners, placed_in_double(pose, circle.center));
     ASSERT_GT(overlap_depth, 80);
     ASSERT_LT(overlap_depth, 90);
     for (const bool circle_first : {true, false}) {
@@ -529,25 +527,17 @@ TEST(ToleranceModel, APolygonPairsBandIsThatOfTheFeaturesInContact) {
   // was touching at one and deep at the next, and the compound's way out jumped from 0 to 826.
   // The band is now that of EPA's final edge, the face and vertex in contact. Oracle (double,
   // from the same floats): the overlap by the separating axis theorem.
-  auto unit_rotation = [](Vec2 turned) {
-    const Vec2 unit = real_is_float ? turned : normalize(turned);
-    return Rot{unit.x, unit.y};
-  };
   const std::vector<Vec2> piece_corners = {{-0x1.13cp+16f, -0x1.4504p+19f}, {-0x1.88p+13f, -0x1.d38p+16f}, {-0x1.77d4p+19f, 0x1.fffcp+19f},
                                            {-0x1p+20f, -0x1.ffe4p+19f}, {-0x1.a34cp+19f, -0x1.fca4p+19f}};
   const Shape piece = make_polygon(piece_corners).value();
-  const Transform piece_pose{{-0x1.fc04p+7f, -0x1.fc04p+7f}, unit_rotation({-0x1.fffffcp-1f, 0x1.f6a888p-12f})};
+  const Transform piece_pose{{-0x1.fc04p+7f, -0x1.fc04p+7f}, fuzzer_rotation({-0x1.fffffcp-1f, 0x1.f6a888p-12f})};
   const std::vector<Vec2> mover_corners = {{-0x1.4808p+3f, 0x1.fffcp+4f}, {-0x1.4d5p+3f, 0x1.e2bp+3f}, {0x1.4b48p+4f, -0x1.4d5p+3f}, {0x1.4b48p+4f, 0x1.4b48p+4f}};
   const Shape mover = make_polygon(mover_corners).value();
-  const Rot mover_rotation = unit_rotation({-0x1.fffe6p-1f, -0x1.46b63p-8f});
+  const Rot mover_rotation = fuzzer_rotation({-0x1.fffe6p-1f, -0x1.46b63p-8f});
   const Vec2 first{0x1.a62f62p+13f, 0x1.fd71bp+16f}, last{0x1.a6a1fp+13f, 0x1.fdfb7p+16f};
   auto placed = [](const Transform& transform, const std::vector<Vec2>& corners) {
     std::vector<std::array<double, 2>> result;
-    const double c = transform.rotation.cosine, s = transform.rotation.sine;
-    for (const Vec2 corner : corners) {
-      result.push_back({double(transform.position.x) + (c * double(corner.x) - s * double(corner.y)),
-                        double(transform.position.y) + (s * double(corner.x) + c * double(corner.y))});
-    }
+    for (const Vec2 corner : corners) result.push_back(placed_in_double(transform, corner));
     return result;
   };
   const std::vector<std::array<double, 2>> oracle_piece = placed(piece_pose, piece_corners);
@@ -590,16 +580,12 @@ TEST(ToleranceModel, ACapsuleWhoseCoreTouchesALongFaceByItsNearEndHasOneVerdict)
   if constexpr (!real_is_float) {
     GTEST_SKIP() << "float's round-off puts the core on the face; in double the same pose leaves it 13.246 off";
   }
-  auto unit_rotation = [](Vec2 turned) {
-    const Vec2 unit = real_is_float ? turned : normalize(turned);
-    return Rot{unit.x, unit.y};
-  };
   const std::vector<Vec2> piece_corners = {{-0x1p+25f, -0x1.14ccp+24f}, {-0x1p+25f, -0x1.ffd8p+24f}, {0x1.f3fcp+24f, -0x1.f3fp+23f}, {0x1.3e8p+19f, 0x1.3bp+19f}};
   const Shape piece = make_polygon(piece_corners).value();
-  const Transform piece_pose{{-0x1.5b7p+13f, -0x1.e4p+13f}, unit_rotation({-0x1.fff93cp-1f, -0x1.4cffccp-7f})};
+  const Transform piece_pose{{-0x1.5b7p+13f, -0x1.e4p+13f}, fuzzer_rotation({-0x1.fff93cp-1f, -0x1.4cffccp-7f})};
   const Real radius = 0x1.a8p+3f;
   const Shape capsule = Capsule{{-0x1.596p+3f, -0x1.596p+3f}, {-0x1.596p+3f, 0x1.76ap+3f}, radius};
-  const Rot capsule_rotation = unit_rotation({-0x1.414dacp-2f, 0x1.e6249cp-1f});
+  const Rot capsule_rotation = fuzzer_rotation({-0x1.414dacp-2f, 0x1.e6249cp-1f});
   const Vec2 first{-0x1.40b19ap+19f, -0x1.45c6a2p+19f}, last{-0x1.40b72ap+19f, -0x1.45cc5p+19f};
   for (const bool capsule_first : {true, false}) {
     int deep = 0, poses = 0;
