@@ -460,6 +460,35 @@ TEST(ToleranceModel, CircleCapsuleAndSegmentPairsAgainstADoubleOracleInBothOrder
   EXPECT_GT(segments, 120);
 }
 
+/// penetration() along a fuzzer's slide: `moving` turned by `rotation` at `first` + (k / 64)
+/// (`last` - `first`), k = 0 to `steps`, against `held` at `held_pose`, in one order. At each pose
+/// overlap() agrees, and the depth matches `expected_depth(pose)` (the test's oracle) within the
+/// band reported. Gathers the bands, the verdicts and the oracle's depths.
+struct SlideAnswers {
+  Real least_band = std::numeric_limits<Real>::max(), widest_band = 0;
+  double least_expected = std::numeric_limits<double>::max(), deepest_expected = -std::numeric_limits<double>::max();
+  int deep = 0, poses = 0;
+};
+template <class ExpectedDepth>
+void slide_against(const Shape& moving, Rot rotation, Vec2 first, Vec2 last, int steps, const Shape& held, const Transform& held_pose,
+                   bool moving_first, const ExpectedDepth& expected_depth, SlideAnswers& answers) {
+  for (int step = 0; step <= steps; ++step) {
+    const Transform pose{first + (Real(step) / 64) * (last - first), rotation};
+    SCOPED_TRACE(::testing::Message() << "step " << step << (moving_first ? ", the moving shape first" : ", the held shape first"));
+    const double expected = expected_depth(pose);
+    answers.least_expected = std::min(answers.least_expected, expected);
+    answers.deepest_expected = std::max(answers.deepest_expected, expected);
+    const std::optional<Penetration> found = moving_first ? penetration(moving, pose, held, held_pose) : penetration(held, held_pose, moving, pose);
+    ASSERT_TRUE(found.has_value());
+    EXPECT_TRUE(moving_first ? overlap(moving, pose, held, held_pose) : overlap(held, held_pose, moving, pose));
+    EXPECT_NEAR(double(found->depth), expected, double(found->tolerance));
+    answers.least_band = std::min(answers.least_band, found->tolerance);
+    answers.widest_band = std::max(answers.widest_band, found->tolerance);
+    answers.deep += found->depth > found->tolerance ? 1 : 0;
+    ++answers.poses;
+  }
+}
+
 TEST(ToleranceModel, ACircleAcrossAnAlmostFlatVertexHasOneBandWhicheverFaceRanksFirst) {
   // From the mover fuzzer (float): a quadrilateral whose vertex 2 turns by 0.07 degrees between
   // a face 4.8e7 long and one 2.8e7 long, 1.2e6 from its origin, and a circle of radius 65 sliding
@@ -476,29 +505,18 @@ TEST(ToleranceModel, ACircleAcrossAnAlmostFlatVertexHasOneBandWhicheverFaceRanks
   const Vec2 first{871744.4375f, 228962.453125f}, last{871847.625f, 228990.015625f};
   std::vector<std::array<double, 2>> oracle_corners;
   for (const Vec2 corner : corners) oracle_corners.push_back(placed_in_double(quadrilateral_pose, corner));
-  int deep = 0, poses = 0;
-  Real least_band = std::numeric_limits<Real>::max(), widest_band = 0;
-  for (int step = 0; step <= 64; ++step) {
-    const Transform pose{first + (Real(step) / 64) * (last - first), circle_rotation};
-    const double overlap_depth = double(circle.radius) - signed_distance_to_polygon(oracle_corners, placed_in_double(pose, circle.center));
-    ASSERT_GT(overlap_depth, 80);
-    ASSERT_LT(overlap_depth, 90);
-    for (const bool circle_first : {true, false}) {
-      SCOPED_TRACE(::testing::Message() << "step " << step << (circle_first ? ", circle first" : ", quadrilateral first"));
-      const std::optional<Penetration> found = circle_first ? penetration(circle, pose, quadrilateral, quadrilateral_pose)
-                                                            : penetration(quadrilateral, quadrilateral_pose, circle, pose);
-      ASSERT_TRUE(found.has_value());
-      EXPECT_TRUE(circle_first ? overlap(circle, pose, quadrilateral, quadrilateral_pose) : overlap(quadrilateral, quadrilateral_pose, circle, pose));
-      EXPECT_NEAR(double(found->depth), overlap_depth, double(found->tolerance));
-      least_band = std::min(least_band, found->tolerance);
-      widest_band = std::max(widest_band, found->tolerance);
-      deep += found->depth > found->tolerance ? 1 : 0;
-      ++poses;
-    }
+  auto overlap_depth = [&](const Transform& pose) {
+    return double(circle.radius) - signed_distance_to_polygon(oracle_corners, placed_in_double(pose, circle.center));
+  };
+  SlideAnswers answers;  // both orders together: the circle is judged in the quadrilateral's frame either way
+  for (const bool circle_first : {true, false}) {
+    slide_against(circle, circle_rotation, first, last, 64, quadrilateral, quadrilateral_pose, circle_first, overlap_depth, answers);
   }
+  EXPECT_GT(answers.least_expected, 80);
+  EXPECT_LT(answers.deepest_expected, 90);
   // One band, so one verdict, all along (the band moves only with the centre's coordinates).
-  EXPECT_LT(widest_band - least_band, Real(0.01) * widest_band) << least_band << " to " << widest_band;
-  EXPECT_TRUE(deep == 0 || deep == poses) << deep << " of " << poses << " poses deep";
+  EXPECT_LT(answers.widest_band - answers.least_band, Real(0.01) * answers.widest_band) << answers.least_band << " to " << answers.widest_band;
+  EXPECT_TRUE(answers.deep == 0 || answers.deep == answers.poses) << answers.deep << " of " << answers.poses << " poses deep";
 }
 
 /// How deep two convex polygons (counter-clockwise, one frame) overlap, in double: the least
@@ -541,29 +559,18 @@ TEST(ToleranceModel, APolygonPairsBandIsThatOfTheFeaturesInContact) {
     return result;
   };
   const std::vector<std::array<double, 2>> oracle_piece = placed(piece_pose, piece_corners);
+  auto overlap_depth = [&](const Transform& pose) { return overlap_depth_by_axes(oracle_piece, placed(pose, mover_corners)); };
   for (const bool mover_first : {true, false}) {
-    Real least_band = std::numeric_limits<Real>::max(), widest_band = 0;
-    int deep = 0, poses = 0;
-    for (int step = 0; step <= 64; ++step) {
-      const Transform pose{first + (Real(step) / 64) * (last - first), mover_rotation};
-      const double overlap_depth = overlap_depth_by_axes(oracle_piece, placed(pose, mover_corners));
-      ASSERT_GT(overlap_depth, 1.2);
-      ASSERT_LT(overlap_depth, 1.8);
-      SCOPED_TRACE(::testing::Message() << "step " << step << (mover_first ? ", mover first" : ", piece first"));
-      const std::optional<Penetration> found = mover_first ? penetration(mover, pose, piece, piece_pose) : penetration(piece, piece_pose, mover, pose);
-      ASSERT_TRUE(found.has_value());
-      EXPECT_NEAR(double(found->depth), overlap_depth, double(found->tolerance));
-      least_band = std::min(least_band, found->tolerance);
-      widest_band = std::max(widest_band, found->tolerance);
-      deep += found->depth > found->tolerance ? 1 : 0;
-      ++poses;
-    }
+    SlideAnswers answers;
+    slide_against(mover, mover_rotation, first, last, 64, piece, piece_pose, mover_first, overlap_depth, answers);
+    EXPECT_GT(answers.least_expected, 1.2);
+    EXPECT_LT(answers.deepest_expected, 1.8);
     // One band and one verdict in each order all along (the band moves only with the mover's
     // coordinates). The two orders' bands differ: each is worked out in A's frame, where placing
     // the other shape rounds its own coordinates and where they lie (docs/conventions.md), 2.5 with
     // the mover first and 1.1 with the piece first here.
-    EXPECT_LT(widest_band - least_band, Real(0.01) * widest_band) << least_band << " to " << widest_band;
-    EXPECT_TRUE(deep == 0 || deep == poses) << deep << " of " << poses << " poses deep";
+    EXPECT_LT(answers.widest_band - answers.least_band, Real(0.01) * answers.widest_band) << answers.least_band << " to " << answers.widest_band;
+    EXPECT_TRUE(answers.deep == 0 || answers.deep == answers.poses) << answers.deep << " of " << answers.poses << " poses deep";
   }
 }
 
@@ -588,18 +595,11 @@ TEST(ToleranceModel, ACapsuleWhoseCoreTouchesALongFaceByItsNearEndHasOneVerdict)
   const Rot capsule_rotation = fuzzer_rotation({-0x1.414dacp-2f, 0x1.e6249cp-1f});
   const Vec2 first{-0x1.40b19ap+19f, -0x1.45c6a2p+19f}, last{-0x1.40b72ap+19f, -0x1.45cc5p+19f};
   for (const bool capsule_first : {true, false}) {
-    int deep = 0, poses = 0;
-    for (int step = 0; step <= 40; ++step) {  // past that the core leaves the face beyond its end
-      const Transform pose{first + (Real(step) / 64) * (last - first), capsule_rotation};
-      SCOPED_TRACE(::testing::Message() << "step " << step << (capsule_first ? ", capsule first" : ", piece first"));
-      const std::optional<Penetration> found =
-          capsule_first ? penetration(capsule, pose, piece, piece_pose) : penetration(piece, piece_pose, capsule, pose);
-      ASSERT_TRUE(found.has_value());
-      EXPECT_NEAR(double(found->depth), double(radius), double(found->tolerance));
-      deep += found->depth > found->tolerance ? 1 : 0;
-      ++poses;
-    }
-    EXPECT_TRUE(deep == 0 || deep == poses) << deep << " of " << poses << " poses deep";
+    SlideAnswers answers;
+    // 40 of the 64ths: past that the core leaves the face beyond its end.
+    slide_against(capsule, capsule_rotation, first, last, 40, piece, piece_pose, capsule_first, [&](const Transform&) { return double(radius); },
+                  answers);
+    EXPECT_TRUE(answers.deep == 0 || answers.deep == answers.poses) << answers.deep << " of " << answers.poses << " poses deep";
   }
 }
 
