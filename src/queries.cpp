@@ -210,15 +210,17 @@ void for_each_part_contact(const Shape& a, const Shape& b, const Transform& b_to
   });
 }
 
-/// Whether no pair of convex parts overlaps beyond its own band: the freeing test stops at the
-/// first that does.
-bool parts_at_most_touch(const Shape& a, const Shape& b, const Transform& b_to_a) {
-  bool touching_at_most = true;
+/// Where no pair of convex parts overlaps beyond its own band, the deepest overlap of those that
+/// touch (0 where none does); empty where one overlaps beyond its band: the freeing test stops at
+/// the first that does.
+std::optional<Real> deepest_touch_of_parts(const Shape& a, const Shape& b, const Transform& b_to_a) {
+  std::optional<Real> deepest = Real(0);
   for_each_part_contact(a, b, b_to_a, [&](const Penetration& contact) {
-    touching_at_most = contact.depth <= contact.tolerance;
-    return touching_at_most;  // one beyond its band is enough
+    if (contact.depth > contact.tolerance) deepest.reset();
+    else deepest = std::max(*deepest, contact.depth);
+    return deepest.has_value();  // one beyond its band is enough
   });
-  return touching_at_most;
+  return deepest;
 }
 
 /// For a compound A at the origin and a convex B placed by b_to_a (penetration() puts a compound
@@ -320,18 +322,25 @@ bool along_a_seam(const Shape& a, const Shape& b, const Transform& b_to_a) {
 
 /// Does the disk about the centre of a convex shape (a polygon's centroid, the middle of a
 /// segment's or capsule's core) that the shape contains, placed in a compound's frame by
-/// `to_compound`, reach into that compound by more than the contact tolerance of the compound's
-/// reach and the centre's coordinates? The compound's point query decides, which follows the
+/// `to_compound`, reach into that compound deeper than `accounted` (the deepest the pairs of pieces
+/// overlap, each within its band) by more than the contact tolerance of the compound's reach and
+/// the centre's coordinates? The compound's point query decides, which follows the
 /// outline and holds a crack between pieces thinner than the band inside, whatever faces are near:
 /// a point in such a crack, clear of every piece, is deep inside. The point query's signed
 /// distance changes no faster than the point moves, so the shape cannot leave the outline by a
 /// translation shorter than the disk's radius less that distance: a circle of radius 97 across
 /// the tip of such a crack (float, a compound 6.7e7 across), its centre 27.7 inside, overlapped
 /// the pieces on either side within their bands (123 against 133, 69 against 128), yet the way out
-/// of the filled crack was 262,330. A shape without area has the centre alone, and so has any
-/// shape when `centre_alone` is set.
+/// of the filled crack was 262,330. Where the outline runs along the pieces' faces, the disk reaches
+/// no deeper into it than the shape into the nearest piece, a depth the pairs judge by their own
+/// bands; so only the outline's depth beyond theirs counts (a crack filled, a seam), else the two
+/// bands' difference decides: a capsule of radius 106 on a face beside a crack 4.7e7 across
+/// (float), its core's middle 10 to 14 outside the outline by round-off, reached 92 to 96 into it
+/// against a band of 93.4, and was free or 124,000 deep (along the crack) by turns, though every
+/// pair called it touching (106 against 125). A shape without area has the centre alone, and so has
+/// any shape when `centre_alone` is set.
 template <class Convex>
-bool convex_centre_inside(const Compound& compound, const Convex& convex, const Transform& to_compound, bool centre_alone) {
+bool convex_centre_inside(const Compound& compound, const Convex& convex, const Transform& to_compound, bool centre_alone, Real accounted) {
   // The centre, and the disk's radius: how deep the centre lies in the shape itself.
   struct CentreDisk {
     Vec2 centre;
@@ -353,7 +362,7 @@ bool convex_centre_inside(const Compound& compound, const Convex& convex, const 
       convex);
   const Vec2 centre = transform_point(to_compound, disk.centre);
   const Real tolerance = contact_tolerance(compound.reach() + coordinate_magnitude(centre));
-  return closest_point(compound, Transform{}, centre).signed_distance < disk.radius - tolerance;
+  return closest_point(compound, Transform{}, centre).signed_distance < disk.radius - accounted - tolerance;
 }
 
 /// A shape thinner than the touching band of a compound's large coordinates, lying near a seam,
@@ -361,18 +370,19 @@ bool convex_centre_inside(const Compound& compound, const Convex& convex, const 
 /// it deep inside (a segment 125 long along a sliver's seam of a compound 1.2e7 across, in float,
 /// 17,000 inside). True when the convex one of A (at the origin) and B (placed by b_to_a) has the
 /// disk about its centre inside the other, a compound, or its centre alone when `centre_alone`
-/// (convex_centre_inside); with compounds on both sides, when a child of either has (a compound
-/// 329 across inside one 4.7e7 across, in float, touched its pieces within their bands).
-bool centre_inside_outline(const Shape& a, const Shape& b, const Transform& b_to_a, bool centre_alone) {
+/// (convex_centre_inside), deeper than `accounted`, the deepest overlap of the pairs of parts;
+/// with compounds on both sides, when a child of either has (a compound 329 across inside one
+/// 4.7e7 across, in float, touched its pieces within their bands).
+bool centre_inside_outline(const Shape& a, const Shape& b, const Transform& b_to_a, bool centre_alone, Real accounted) {
   if (const std::optional<CompoundAndConvex> pair = compound_and_convex(a, b, b_to_a)) {
-    return convex_centre_inside(pair->compound, pair->convex, pair->convex_to_compound, centre_alone);
+    return convex_centre_inside(pair->compound, pair->convex, pair->convex_to_compound, centre_alone, accounted);
   }
   const Compound* compound_a = std::get_if<Compound>(&a);
   const Compound* compound_b = std::get_if<Compound>(&b);
   if (compound_a == nullptr || compound_b == nullptr) return false;
   auto any_child_inside = [&](const Compound& holder, const Compound& other, const Transform& other_to_holder) {
     return std::any_of(other.children().begin(), other.children().end(), [&](const CompoundChild& child) {
-      return convex_centre_inside(holder, child.shape, compose(other_to_holder, child.transform), centre_alone);
+      return convex_centre_inside(holder, child.shape, compose(other_to_holder, child.transform), centre_alone, accounted);
     });
   };
   return any_child_inside(*compound_a, *compound_b, b_to_a) || any_child_inside(*compound_b, *compound_a, inverse_compose(b_to_a, Transform{}));
@@ -388,11 +398,15 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
   manifolds_in_frame_of_a(a, b, b_to_a, contacts, {});
   auto moved_by = [&](Vec2 translation) { return Transform{b_to_a.position + translation, b_to_a.rotation}; };
   // Freed: no pair of pieces overlaps beyond its band, B does not lie along a seam, and the disk
-  // about the convex one's centre does not reach into the compound's outline (both above).
-  auto clear_of_seams = [&](const Transform& placed) { return !along_a_seam(a, b, placed) && !centre_inside_outline(a, b, placed, false); };
+  // about the convex one's centre does not reach into the compound's outline beyond the pairs'
+  // deepest overlap, `accounted` (both above).
+  auto clear_of_seams = [&](const Transform& placed, Real accounted) {
+    return !along_a_seam(a, b, placed) && !centre_inside_outline(a, b, placed, false, accounted);
+  };
   auto frees = [&](Vec2 translation) {
     const Transform placed = moved_by(translation);
-    return parts_at_most_touch(a, b, placed) && clear_of_seams(placed);
+    const std::optional<Real> deepest_touch = deepest_touch_of_parts(a, b, placed);
+    return deepest_touch && clear_of_seams(placed, *deepest_touch);
   };
   std::vector<detail::ContactPlane> planes;
   Real tolerance = 0;
@@ -428,18 +442,19 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
   // answer's band is at least the one those pairs alone would report (a box 67 into a piece whose
   // corners lie 2.7e7 out, in float, has a band of 52 against the piece; the contact points, near
   // the compound's origin, gave 9e-5 and called it overlapping where the piece called it touching).
-  Real overlapping_parts_band = 0, touching_parts_band = 0;
+  Real overlapping_parts_band = 0, touching_parts_band = 0, deepest_touch = 0;
   for_each_part_contact(a, b, b_to_a, [&](const Penetration& contact) {
     if (contact.depth > contact.tolerance) {
       part_exits.push_back(contact.depth * contact.normal);
       overlapping_parts_band = std::max(overlapping_parts_band, contact.tolerance);
     } else {
       touching_parts_band = std::max(touching_parts_band, contact.tolerance);
+      deepest_touch = std::max(deepest_touch, contact.depth);
       if (!touching_part) touching_part = contact;
     }
     return true;
   });
-  bool freed = part_exits.empty() && clear_of_seams(b_to_a);  // only touching: no translation needed
+  bool freed = part_exits.empty() && clear_of_seams(b_to_a, deepest_touch);  // only touching: no translation needed
   // Pairs overlapping beyond their bands give theirs; where none does, the pairs touching B give
   // theirs, whether B is free where it stands or the outline's tests hold it inside: those tests
   // overrule pairs that call the pose touching, and the way out ends with B touching pieces within
@@ -582,7 +597,7 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
     // crack). The centre alone: a least way out may end in a pocket, where going on along it
     // brings the shape's disk back into the outline.
     const Real onward = 4 * contact_tolerance(beyond);
-    auto stays_out = [&](Vec2 exit) { return !centre_inside_outline(a, b, moved_by(exit + (onward / length(exit)) * exit), true); };
+    auto stays_out = [&](Vec2 exit) { return !centre_inside_outline(a, b, moved_by(exit + (onward / length(exit)) * exit), true, 0); };
     for (const Vec2 exit : detail::union_exits(obstacles, found, penetration_union_exits)) {
       if (frees(exit) && stays_out(exit)) {
         translation = exit;

@@ -2945,4 +2945,56 @@ TEST(CompoundPenetration, ACircleAtTheCracksTipBesideAnAlmostFlatVertexIsJudgedA
   EXPECT_TRUE(deep == 0 || deep == poses) << deep << " of " << poses << " poses deep";
 }
 
+TEST(CompoundPenetration, ACircleBesideACrackIsTouchingWhereNoPieceIsOverlappedBeyondItsBand) {
+  // From the mover fuzzer (float; its fan had a triangle where this one has a quadrilateral, and a
+  // capsule nearly as short as a point): the fan placed as the fuzzer placed it, and a circle of
+  // radius 106 sliding 14,000 along the crack's mouth, its centre 12.6 to 15 outside the piece on
+  // one side, which it overlaps by 91 to 94, within that pair's band of 128, and 90 to 107 outside
+  // the other. The disk about the centre, here the whole circle, reached 91 to 94 into the outline
+  // (by the point query at the centre, 2.2e7 from the fan's origin), against the compound's reach
+  // band of 93.4: 51 of the 141 poses were 120,000 deep by turns, the way out along the crack.
+  // Where the outline runs along the pieces' faces, the disk reaches no deeper into it than the
+  // circle into the nearest piece, so only the outline's depth beyond the pairs' own now counts.
+  // Oracle (long double): each piece's overlap from the centre's distance to its outline; where
+  // touching, no piece overlapped beyond the band the answer reports; where deep, at least the
+  // deepest overlap; one verdict all along (in double, whose band is 2.4e-7, deep).
+  const CrackedFan fan;
+  const Transform fan_pose{{-0x1.5b7p+13f, -0x1.e4p+13f}, unit_rotation({-1, 0x1.777a5cp-24f})};
+  const Real radius = 0x1.a9a8p+6f;
+  const Shape circle = Circle{{-0x1.596p+6f, -0x1.596p+6f}, radius};
+  const Rot circle_rotation = unit_rotation({0x1.fc9aap-1f, -0x1.d6faf2p-4f});
+  const Vec2 start{-777728.125f, -775006.875f}, along{-0x1.6a09e6p-1f, -0x1.6a09e6p-1f};
+  int deep = 0, poses = 0;
+  for (int step = -140; step <= 0; ++step) {
+    const Transform pose{start + Real(100 * step) * along, circle_rotation};
+    const Point centre = as_point(inverse_transform_point(fan_pose, transform_point(pose, std::get<Circle>(circle).center)));
+    long double deepest_overlap = 0;
+    for (const std::vector<Vec2>& corners : fan.pieces) {
+      Ring ring;
+      for (const Vec2 corner : corners) ring.push_back(as_point(corner));
+      const long double centre_distance = (inside_even_odd(ring, centre) ? -1 : 1) * boundary_distance(ring, centre);
+      deepest_overlap = std::max(deepest_overlap, radius - centre_distance);
+    }
+    // The case as described: at the old disk test's edge, well within the pairs' bands.
+    ASSERT_GT(deepest_overlap, 91);
+    ASSERT_LT(deepest_overlap, 94);
+    for (const bool circle_first : {true, false}) {
+      SCOPED_TRACE(::testing::Message() << "step " << step << (circle_first ? ", circle first" : ", fan first"));
+      const std::optional<Penetration> found =
+          circle_first ? penetration(circle, pose, fan.shape, fan_pose) : penetration(fan.shape, fan_pose, circle, pose);
+      ASSERT_TRUE(found.has_value());
+      ++poses;
+      if (found->depth <= found->tolerance) {
+        EXPECT_LE(deepest_overlap, found->tolerance);
+      } else {
+        ++deep;
+        EXPECT_GE(found->depth, Real(deepest_overlap) - found->tolerance);
+      }
+    }
+  }
+  // One verdict all along: touching in float, whose bands hold every overlap; deep in double.
+  const int expected_deep = std::is_same_v<Real, float> ? 0 : poses;
+  EXPECT_EQ(deep, expected_deep) << deep << " of " << poses << " poses deep";
+}
+
 }  // namespace
