@@ -241,6 +241,14 @@ OutlineContact outline_contact(const Compound& compound, Vec2 q, Vec2 wanted, Ve
   // a point on a seam 2e6 from the compound's origin is a quarter unit off it in float.
   const Real tolerance = contact_tolerance(coordinate_magnitude(q) + compound.reach());
   const Real along_slack = direction_tolerance;
+  // The outline is asked whenever a pair's cast may have taken a seam for the contact, though no
+  // seam passes within the tolerance of q: the cast's normal cone at a touching start holds the
+  // normal of every face of the piece whose line lies within the pair's band (`vertex_reach`) of
+  // the other shape, q within that band of the piece, so a motion running along a seam's line
+  // slides to it. A point on a notch's tip face, 0.0032 from the corner where a seam meets that
+  // face and 0.0023 inside the seam's line (a pair band of 0.0028, float), moved 0.14 degrees off
+  // the seam's direction, into the piece across the tip face, and no cast stopped it.
+  const Real cone_band = std::max(tolerance, vertex_reach);
   OutlineContact result{false, wanted, false, -direction};
   std::vector<Vec2> faces;  // outward normals of the outside faces through q
   bool enters = false;
@@ -257,11 +265,18 @@ OutlineContact outline_contact(const Compound& compound, Vec2 q, Vec2 wanted, Ve
     }
     const int count = polygon->count();
     bool on_piece = false, into_piece = true, inside_piece = true;
+    // q's offset outside the piece (its largest outside a face's line), and whether a seam's line
+    // lies within the pair's band of it.
+    Real separation = -std::numeric_limits<Real>::max();
+    bool seam_in_cone = false;
     for (int edge = 0; edge < count; ++edge) {
       const Vec2 from = transform_point(child.transform, polygon->vertices()[edge]);
       const Vec2 to = transform_point(child.transform, polygon->vertices()[(edge + 1) % count]);
       const Vec2 normal = rotate(child.transform.rotation, polygon->normals()[edge]);
-      if (dot(normal, q - from) > -tolerance) inside_piece = false;
+      const Real offset = dot(normal, q - from);
+      separation = std::max(separation, offset);
+      if (offset > -tolerance) inside_piece = false;
+      if (offset >= -cone_band && compound.is_internal_edge(index, edge)) seam_in_cone = true;
       if (distance_to_segment(q, from, to) > tolerance) continue;
       on_piece = true;
       const bool seam = compound.is_internal_edge(index, edge);
@@ -272,6 +287,7 @@ OutlineContact outline_contact(const Compound& compound, Vec2 q, Vec2 wanted, Ve
       }
       into_piece = into_piece && dot(direction, normal) < (seam ? along_slack : -along_slack);
     }
+    if (seam_in_cone && separation <= cone_band) result.on_seam = true;
     enters = enters || inside_piece || (on_piece && into_piece);
     return true;
   });

@@ -1177,6 +1177,72 @@ TEST(CompoundCast, AFaceRestingOnASeamsEndIsMetWhereverTheMotionClosesOnIt) {
   }
 }
 
+TEST(CompoundCast, APointOnANotchsTipFaceBesideASeamIsMetWhereverItEntersThePieces) {
+  // From the mover fuzzer (float): a compound of three pieces 1,300 across whose notch ends in a
+  // face 0.31 long, where a seam runs on from the notch's corner at 45 degrees. A point pushed out
+  // onto that face slid along it to 0.0032 from the corner and was sent on at 44.88 degrees, into
+  // the piece across the tip face and 0.14 degrees off the seam. The pair's cast counts the seam's
+  // face in its contact (the point lies 0.0023 inside the seam's line, within the pair's band of
+  // 0.0028) and so had the point sliding along it; the seam lay farther from the point than the
+  // outline's test for seams reached, so the compound did not ask the outline, and the point slid
+  // 0.26 into the compound. Oracle (long double): whether the point, moved 0.05 along the motion,
+  // lies clearly inside the pieces' union (by its distance to the edges no two pieces share) or
+  // clearly not; a motion into the union is met within four bands of the start (at time 0, or at a
+  // corner it passes within the band) with a normal it closes on, one along or out of the tip face
+  // is not; the compound moving onto the point, the same.
+  const std::vector<std::vector<Vec2>> pieces = {
+      {{0x1.224p+6f, 0x1.21p+6f}, {-0x1.4d5p+9f, -0x1.4bep+9f}, {-0x1.4d5p+9f, -0x1.4d5p+9f}, {0x1.0abp+9f, -0x1.4d5p+9f}},
+      {{0x1.0abp+9f, -0x1.4d5p+9f}, {0x1.3d38p+9f, 0x1.3d48p+9f}, {0x1.224p+6f, 0x1.21p+6f}},
+      {{0x1.3d38p+9f, 0x1.3d48p+9f}, {-0x1.4d5p+9f, 0x1.3d38p+9f}, {0x1.21p+6f, 0x1.21p+6f}, {0x1.224p+6f, 0x1.21p+6f}}};
+  const Shape compound = compound_of(pieces);
+  const Transform pose{{0x1.17cp+0f, 0x1.21p+0f}, unit_rotation({0x1.fcdbd4p-1f, 0x1.c50808p-4f})};
+  const Vec2 corner{0x1.224p+6f, 0x1.21p+6f};  // where the tip face (along y = 72.25) meets the seam
+  const Shape point = Segment{{}, {}};
+  constexpr Real motion_length = Real(0.3);
+  // The touching band of the compound's coordinates: a hit within four of the start stops the point
+  // where it enters (at time 0, or a little on where it passes a corner within its band).
+  const Real band = contact_tolerance(size_scale(compound) + coordinate_magnitude(pose.position));
+  int entering = 0, not_entering = 0;
+  for (int steps = 2; steps <= 32; steps += 2) {  // 0.0005 to 0.008 from the corner, in steps of 1/4096
+    const Vec2 on_face = corner - Vec2{Real(steps) / 4096, 0};
+    const Transform start{transform_point(pose, on_face), {}};
+    const Point start_in_compound = as_point(inverse_transform_point(pose, start.position));
+    for (const long double degrees : {44.0L, 44.5L, 44.88L, 45.0L, 45.02L, 45.1L, 45.5L, 46.0L, 90.0L, 135.0L, 170.0L, 180.0L, 200.0L, 10.0L}) {
+      const long double radians = degrees * std::acos(-1.0L) / 180;
+      const Vec2 direction{Real(std::cos(radians)), Real(std::sin(radians))};
+      const Point probe{start_in_compound[0] + 0.05L * direction.x, start_in_compound[1] + 0.05L * direction.y};
+      bool inside_a_piece = false;
+      for (const std::vector<Vec2>& corners : pieces) {
+        Ring ring;
+        for (const Vec2 vertex : corners) ring.push_back(as_point(vertex));
+        inside_a_piece = inside_a_piece || inside_even_odd(ring, probe);
+      }
+      const long double depth = (inside_a_piece ? 1 : -1) * distance_to_unshared_edges(pieces, probe);
+      if (std::abs(depth) > 1e-4L && std::abs(depth) < 0.01L) continue;  // too close to call
+      const bool enters = depth >= 0.01L;
+      const Vec2 motion = rotate(pose.rotation, motion_length * direction);
+      SCOPED_TRACE(::testing::Message() << steps << "/4096 from the corner, " << degrees << " degrees, probe depth " << depth);
+      const std::optional<CastHit> hit = shape_cast(compound, pose, point, start, motion);
+      const std::optional<CastHit> swapped = shape_cast(point, start, compound, pose, -motion);
+      ASSERT_EQ(hit.has_value(), swapped.has_value());
+      if (enters) {
+        ++entering;
+        ASSERT_TRUE(hit.has_value());
+        EXPECT_LE(hit->time * motion_length, 4 * band);
+        EXPECT_LT(dot(hit->normal, motion), 0);
+        EXPECT_EQ(swapped->time, hit->time);
+        EXPECT_NEAR(dot(swapped->normal, -hit->normal), 1, Real(1e-5));
+      } else {
+        ++not_entering;
+        EXPECT_FALSE(hit && hit->time * motion_length <= 4 * band);
+      }
+    }
+  }
+  // Both kinds were asked, the near-seam directions among those that enter.
+  EXPECT_GE(entering, 150);
+  EXPECT_GE(not_entering, 30);
+}
+
 TEST(CompoundPenetration, APointAtTheTipOfANarrowNotchOnlyTouches) {
   // From the mover fuzzer (its numbers, exact in float): three triangles 6.7e7 across meeting at a
   // vertex, with a notch of 1.8 degrees between two of them reaching it, and a point (a circle of
