@@ -252,7 +252,7 @@ OutlineContact outline_contact(const Compound& compound, Vec2 q, Vec2 wanted, Ve
   OutlineContact result{false, wanted, false, -direction};
   std::vector<Vec2> faces;  // outward normals of the outside faces through q
   bool enters = false;
-  for_each_child_overlapping(compound, Aabb{q, q}.expanded(tolerance), [&](int index) {
+  for_each_child_overlapping(compound, Aabb{q, q}.expanded(cone_band), [&](int index) {
     const CompoundChild& child = compound.children()[index];
     const Polygon* polygon = std::get_if<Polygon>(&child.shape);
     if (polygon == nullptr || polygon->radius() > 0) {
@@ -274,12 +274,12 @@ OutlineContact outline_contact(const Compound& compound, Vec2 q, Vec2 wanted, Ve
       const Vec2 to = transform_point(child.transform, polygon->vertices()[(edge + 1) % count]);
       const Vec2 normal = rotate(child.transform.rotation, polygon->normals()[edge]);
       const Real offset = dot(normal, q - from);
+      const bool seam = compound.is_internal_edge(index, edge);
       separation = std::max(separation, offset);
       if (offset > -tolerance) inside_piece = false;
-      if (offset >= -cone_band && compound.is_internal_edge(index, edge)) seam_in_cone = true;
+      if (seam && offset >= -cone_band) seam_in_cone = true;
       if (distance_to_segment(q, from, to) > tolerance) continue;
       on_piece = true;
-      const bool seam = compound.is_internal_edge(index, edge);
       if (seam) {
         result.on_seam = true;
       } else {

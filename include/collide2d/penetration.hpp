@@ -99,10 +99,11 @@ template <ConvexSupport A, ConvexSupport B>
 /// directions found by casting B back from beyond A. Every translation is checked against every
 /// pair of pieces within their bands, and a shape without area along a seam where the seam runs
 /// inside the outline by more than the band (or within its band over more than a band of its
-/// length, or a point within its band), or a convex shape's centre that the outline's point query holds
-/// deep inside (in a crack thinner than the band, clear of every piece, too; the disk about it
-/// that fits in the shape reaching into the outline deeper than the pieces themselves are
-/// overlapped, by more than the band), is never taken as freed; nor is a union candidate that leaves a centre there a few bands further on. Where those
+/// length, or a point within its band), or a convex shape's centre that the outline's point query
+/// holds deep inside (in a crack thinner than the band, clear of every piece, too; the disk about
+/// it that fits in the shape reaching into the outline deeper than the pieces themselves are
+/// overlapped, by more than the band), is never taken as freed; nor is a union candidate that
+/// leaves a centre there a few bands further on. Where those
 /// rules refuse the union's candidates the first way out stands, then not always the least (a
 /// segment parallel to a seam beside a sliver thinner than the seam's band). The least way out may
 /// end in a pocket, touching B to A on two sides, where moving on along the normal enters A again.
