@@ -603,6 +603,60 @@ TEST(ToleranceModel, ACapsuleWhoseCoreTouchesALongFaceByItsNearEndHasOneVerdict)
   }
 }
 
+TEST(ToleranceModel, ARoundedPairsDepthIsItsRadiiLessTheCoresDistanceInsideTheBand) {
+  // GJK counts cores within their band as touching and hands them to EPA, which reported a depth
+  // of 0 for them, so a capsule whose core lay 0.9 bands off a face was as deep as its radius:
+  // the depth stepped by a band where the cores' distance crossed it (a capsule of radius 106, its
+  // core 66 off a compound's piece in float, band 75, was "deep" by 106 against a true 40). Here a
+  // box whose corners lie far out in its own frame (1e5 in float, 1e8 in double, as a compound's
+  // piece's do), so the band is that of those coordinates, and a capsule's core parallel to its top
+  // face or turned so its end is nearest, 0 to 3 bands above the face in steps of a twentieth.
+  // Oracle: the distance of the core's lower end from the face, exact (the points are placed
+  // without rotation, and a long double holds their sums); the depth is the radius less it, in
+  // both orders, with the witnesses on the two surfaces.
+  const Real far = real_is_float ? Real(1e5) : Real(1e8);
+  const Real left = far - 1000, right = far + 1000, bottom = Real(0.75) * far - 10, top = Real(0.75) * far + 10;
+  const std::vector<Vec2> corners = {{left, bottom}, {right, bottom}, {right, top}, {left, top}};
+  const Shape box = make_polygon(corners).value();
+  const Transform box_pose{};
+  const Real radius = 5;
+  int poses = 0;
+  for (const Vec2 core_end : {Vec2{20, 0}, Vec2{20, 6}}) {
+    const Shape capsule = Capsule{{-20, 0}, core_end, radius};
+    // The band: that of the features in contact where the cores touch, the wider of the two orders'
+    // (the box's corners are placed in the capsule's frame with the capsule first, which leaves
+    // them small: 0.002 there in float against 0.33 with the box first).
+    const Transform touching{{far, top}, Rot{}};
+    const Real band = std::max(penetration(capsule, touching, box, box_pose).value().tolerance, penetration(box, box_pose, capsule, touching).value().tolerance);
+    for (int step = 0; step <= 60; ++step) {
+      const Vec2 position{far + 7, top + Real(step) * band / 20};
+      const long double core_distance = static_cast<long double>(position.y) - static_cast<long double>(top);  // the lower end's
+      const long double expected = radius - core_distance;
+      for (const bool capsule_first : {true, false}) {
+        const Transform capsule_pose{position, Rot{}};
+        const std::optional<Penetration> found =
+            capsule_first ? penetration(capsule, capsule_pose, box, box_pose) : penetration(box, box_pose, capsule, capsule_pose);
+        ASSERT_TRUE(found.has_value()) << "step " << step;
+        ++poses;
+        const Real slack = band / 4;
+        EXPECT_NEAR(static_cast<double>(found->depth), static_cast<double>(expected), static_cast<double>(slack))
+            << "core " << static_cast<double>(core_distance / band) << " bands off the face, band " << band
+            << (capsule_first ? ", capsule first" : ", box first");
+        const Vec2 up{0, capsule_first ? Real(-1) : Real(1)};  // from A to B
+        EXPECT_NEAR(found->normal.x, up.x, 1e-3);
+        EXPECT_NEAR(found->normal.y, up.y, 1e-3);
+        EXPECT_LE(length(found->point_a - found->point_b - found->depth * found->normal), slack);
+        // The witnesses: the box's on its top face, the capsule's on its surface below its core.
+        const Vec2 on_box = capsule_first ? found->point_b : found->point_a, on_capsule = capsule_first ? found->point_a : found->point_b;
+        EXPECT_NEAR(static_cast<double>(static_cast<long double>(on_box.y) - static_cast<long double>(top)), 0, static_cast<double>(slack));
+        EXPECT_NEAR(static_cast<double>(static_cast<long double>(on_capsule.y) - (static_cast<long double>(position.y) - radius)), 0,
+                    static_cast<double>(slack));
+      }
+    }
+  }
+  EXPECT_EQ(poses, 244);
+}
+
 TEST(FeatureIds, StayDistinctOnPolygonsOfThousandsOfVertices) {
   // A 3000-gon: contacts on faces far apart in the vertex order have different ids (11-bit fields
   // used to wrap at 2048). In float no convex polygon of more than about 1,900 vertices around a

@@ -91,7 +91,9 @@ struct EpaOptions {
 
 /// The penetration of A's and B's cores that EPA found.
 struct EpaResult {
-  Real depth = 0;      ///< core penetration depth (>= 0); moving B by depth * normal makes the cores touch
+  /// Core penetration depth, length units: moving B by depth * normal makes the cores touch.
+  /// Negative where the cores GJK handed over as within its band are apart: minus their distance.
+  Real depth = 0;
   Vec2 normal{1, 0};   ///< unit vector from A to B, A's frame; +x when the difference has no area
   Vec2 point_a;        ///< deepest point of A's core inside B's core, A's frame
   Vec2 point_b;        ///< deepest point of B's core inside A's core, A's frame; point_a - point_b = depth * normal
@@ -115,7 +117,10 @@ inline constexpr int epa_refinements = 8;
 /// first growing it into a polygon with support points along fixed and edge-normal directions;
 /// then repeatedly pushes out the polytope edge nearest the origin until the support point along
 /// its normal adds less than the tolerance. Convexity is restored after each insertion, so the
-/// polytope always contains the origin it started with. Terminates on every input.
+/// polytope always contains the origin it started with. Where the origin lies outside the
+/// difference (cores GJK called touching within its band, though apart), the edge pushed out is
+/// the one separating the origin most, and the answer is the cores' distance, negated, and their
+/// closest points. Terminates on every input.
 template <ConvexSupport A, ConvexSupport B>
 EpaResult epa(const A& a, const B& b, const Transform& b_to_a, const Simplex& start, const EpaOptions& options = {});
 

@@ -25,6 +25,8 @@ struct Penetration {
 /// GJK on the cores decides; if the cores are apart the radii overlap and the answer is the core
 /// closest points pushed out by the radii; if the cores overlap, EPA gives the core penetration,
 /// to which the radii add, and the band is that of EPA's final edge (the features in contact).
+/// Cores GJK calls touching within its band may be apart: EPA then gives minus their distance, so
+/// the depth is the radii less it on both sides of the band's edge.
 /// Two circles are analytic, along the line of centres (circle_pair, as
 /// overlap(), distance() and collide(); concentric circles report the normal +x of A); so are a
 /// circle and a polygon, a capsule or a segment, along the normal of the other shape's core

@@ -614,7 +614,10 @@ EpaResult epa(const A& a, const B& b, const Transform& b_to_a, const Simplex& st
   const MinkowskiVertex& first = polytope[nearest];
   const MinkowskiVertex& second = polytope[(nearest + 1) % count];
   const Real t = closest_parameter_on_segment(first.point, second.point, Vec2{});
-  result.depth = std::max(nearest_distance, Real(0));
+  // Signed: GJK hands over cores within its band, which may be apart; the origin then lies outside
+  // the polytope, the nearest edge is the one separating it most, and the depth is minus the
+  // cores' distance (so a rounded pair's depth, the radii less that distance, has no step there).
+  result.depth = nearest_distance;
   result.normal = -nearest_normal;
   result.point_a = lerp(first.point_a, second.point_a, t);
   result.point_b = lerp(first.point_b, second.point_b, t);
