@@ -388,6 +388,12 @@ bool centre_inside_outline(const Shape& a, const Shape& b, const Transform& b_to
   return any_child_inside(*compound_a, *compound_b, b_to_a) || any_child_inside(*compound_b, *compound_a, inverse_compose(b_to_a, Transform{}));
 }
 
+/// compound_penetration takes a squeezed pair back within its band (in band widths): where the pair
+/// overlaps by at most near_band_reach bands, to an overlap of near_band_margin bands: a move of at
+/// most half a band.
+constexpr Real near_band_reach = Real(1.25);
+constexpr Real near_band_margin = Real(0.75);
+
 /// Directions the fallback of compound_penetration tries besides the contact normals.
 constexpr int fallback_directions = 32;
 
@@ -443,10 +449,17 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
   // corners lie 2.7e7 out, in float, has a band of 52 against the piece; the contact points, near
   // the compound's origin, gave 9e-5 and called it overlapping where the piece called it touching).
   Real overlapping_parts_band = 0, touching_parts_band = 0, deepest_touch = 0;
+  // The pairs beyond their band by at most a quarter of it: their way out, depth and band.
+  struct NearBand {
+    Vec2 exit;
+    Real depth, tolerance;
+  };
+  std::vector<NearBand> near_band;
   for_each_part_contact(a, b, b_to_a, [&](const Penetration& contact) {
     if (contact.depth > contact.tolerance) {
       part_exits.push_back(contact.depth * contact.normal);
       overlapping_parts_band = std::max(overlapping_parts_band, contact.tolerance);
+      if (contact.depth <= near_band_reach * contact.tolerance) near_band.push_back({part_exits.back(), contact.depth, contact.tolerance});
     } else {
       touching_parts_band = std::max(touching_parts_band, contact.tolerance);
       deepest_touch = std::max(deepest_touch, contact.depth);
@@ -497,6 +510,26 @@ std::optional<Penetration> compound_penetration(const Shape& a, const Shape& b, 
       touching_part->point_b = touching_part->point_a - touching_part->depth * touching_part->normal;
     }
     return touching_part;
+  }
+  // B squeezed (a crack narrower than B): a pair beyond its band by round-off, whose own way out
+  // leaves B overlapping the piece across beyond its band, is taken back within its band, a
+  // quarter of the band inside its edge; a move that short (at most half a band) that frees B
+  // makes the pose touching.
+  // Without it the answer jumped from touching to the way out along the crack as round-off moved
+  // the pair across its band's edge (a capsule of radius 106 sliding along a face of a fan 4.7e7
+  // across, float, 124.4 and 126.4 into it at poses 2,600 apart against a band of 125.2, was
+  // touching and then 159,783 deep). A pair whose own way out frees B keeps its whole depth, as
+  // the pair alone reports it.
+  if (!freed) {
+    for (const NearBand& pair : near_band) {
+      if (frees(pair.exit)) continue;  // not squeezed: the search below finds this way out
+      const Vec2 within_band = ((pair.depth - near_band_margin * pair.tolerance) / pair.depth) * pair.exit;
+      if (frees(within_band)) {
+        freed = true;
+        translation = within_band;
+        break;
+      }
+    }
   }
   auto shorter = [](Vec2 p, Vec2 q) { return length_squared(p) < length_squared(q); };
   std::vector<Vec2> failed;  // candidates tried that did not free B, in the order tried

@@ -3063,4 +3063,125 @@ TEST(CompoundPenetration, ACircleBesideACrackIsTouchingWhereNoPieceIsOverlappedB
   EXPECT_EQ(deep, expected_deep) << deep << " of " << poses << " poses deep";
 }
 
+/// How far a capsule whose core runs from `a` to `b` overlaps the convex `ring` (counter-clockwise),
+/// in long double: the radius less the core's distance from the ring, or plus the core's depth in
+/// it where they cross (the least overlap of their projections on the ring's edge normals and the
+/// core's normal).
+long double capsule_overlap(const Ring& ring, Point a, Point b, long double radius) {
+  long double apart = 1e30L;
+  for (std::size_t i = 0; i < ring.size(); ++i) {
+    const Point from = ring[i], to = ring[(i + 1) % ring.size()];
+    apart = std::min({apart, segment_point_distance(from, to, a), segment_point_distance(from, to, b), segment_point_distance(a, b, from)});
+  }
+  std::vector<Point> axes;
+  for (std::size_t i = 0; i < ring.size(); ++i) {
+    const Point from = ring[i], to = ring[(i + 1) % ring.size()];
+    const long double length = std::hypot(to[0] - from[0], to[1] - from[1]);
+    axes.push_back({(to[1] - from[1]) / length, -(to[0] - from[0]) / length});
+  }
+  const long double core_length = std::hypot(b[0] - a[0], b[1] - a[1]);
+  if (core_length > 0) axes.push_back({-(b[1] - a[1]) / core_length, (b[0] - a[0]) / core_length});
+  long double depth = 1e30L;
+  for (const Point axis : axes) {
+    long double ring_low = 1e30L, ring_high = -1e30L;
+    for (const Point corner : ring) {
+      const long double along = corner[0] * axis[0] + corner[1] * axis[1];
+      ring_low = std::min(ring_low, along);
+      ring_high = std::max(ring_high, along);
+    }
+    const long double at_a = a[0] * axis[0] + a[1] * axis[1], at_b = b[0] * axis[0] + b[1] * axis[1];
+    depth = std::min(depth, std::min(ring_high - std::min(at_a, at_b), std::max(at_a, at_b) - ring_low));
+  }
+  return depth > 0 ? radius + depth : radius - apart;
+}
+
+TEST(CompoundPenetration, ACapsuleSqueezedInACrackNarrowerThanItIsTouchingWhereItsPairsAreWithinAboutTheirBands) {
+  // From the mover fuzzer's CI smoke (float): the cracked fan placed as before, and a capsule of
+  // radius 106, almost a circle, pushed out into the crack where it is about 70 wide, narrower
+  // than the capsule: 126 into the piece on one side, whose pair band is 125.2, and 1.5 to 4 clear
+  // of the other (band 74.8). Sliding 2,600 along the first piece's face, round-off moved that pair
+  // across its band's edge: touching, then 159,783 deep, the way out along the crack.
+  // The pair's own way out (126 across) runs into the other piece beyond its band, and nothing
+  // shorter was tried. A squeezed pair beyond its band by at most a quarter of it is now taken back
+  // a quarter of the band inside it, a move of at most half a band. Poses: the slide, every 50,
+  // and across the crack from 64 toward the other piece to 96 deeper into the first. Oracle (long
+  // double): each piece's overlap, from the core's distance or depth (exactly, 125.9 to 126.3 along
+  // the slide: the pair query's 124.4 and 126.4 are its round-off); each pair's band as the pair
+  // query gives it in the compound's frame. Where every piece is overlapped by at most its band and
+  // an eighth, the answer is touching, and moved by it the capsule overlaps no piece beyond its
+  // band (and its round-off, a 32nd); where one is overlapped beyond its band and a half, the
+  // answer is deep.
+  if constexpr (!std::is_same_v<Real, float>) {
+    GTEST_SKIP() << "a float case: in double the bands are 1e-6 and the capsule is 126 deep at every pose";
+  }
+  const CrackedFan fan;
+  const Transform fan_pose{{-0x1.5b7p+13f, -0x1.e4p+13f}, unit_rotation({-1, 0x1.777a5cp-24f})};
+  const Real radius = 0x1.a9a8p+6f;
+  const Capsule capsule{{-0x1.585p+6f, -0x1.5c3p+6f}, {-0x1.596p+6f, -0x1.586p+6f}, radius};
+  const Shape capsule_shape = capsule;
+  const Rot capsule_rotation = unit_rotation({-0x1.fffb04p-1f, -0x1.1de056p-7f});
+  const Vec2 pushed{-748937.375f, -746143.5f}, along{-0x1.6a09e6p-1f, -0x1.6a09e6p-1f}, across{-0x1.6a09e6p-1f, 0x1.6a09e6p-1f};
+  std::vector<Ring> rings;
+  for (const std::vector<Vec2>& corners : fan.pieces) {
+    Ring ring;
+    for (const Vec2 corner : corners) ring.push_back(as_point(corner));
+    rings.push_back(ring);
+  }
+  // Each piece's overlap by the capsule at `pose` (oracle), and each pair's band (the pair query).
+  struct PieceOverlap {
+    long double overlap;
+    Real band;
+  };
+  auto overlaps_at = [&](const Transform& pose) {
+    const Point a = as_point(inverse_transform_point(fan_pose, transform_point(pose, capsule.a)));
+    const Point b = as_point(inverse_transform_point(fan_pose, transform_point(pose, capsule.b)));
+    std::vector<PieceOverlap> found;
+    for (std::size_t i = 0; i < rings.size(); ++i) {
+      const std::optional<Penetration> pair =
+          penetration(Shape(make_polygon(fan.pieces[i]).value()), Transform{}, capsule_shape, inverse_compose(fan_pose, pose));
+      found.push_back({capsule_overlap(rings[i], a, b, radius), pair ? pair->tolerance : Real(0)});
+    }
+    return found;
+  };
+  int near_edge = 0, beyond = 0, poses = 0;
+  for (int step = 0; step <= 52; ++step) {
+    for (const int offset : {-64, -48, -32, -16, -8, -4, 0, 4, 8, 16, 32, 64, 96}) {
+      const Transform pose{pushed + Real(50 * step) * along + Real(offset) * across, capsule_rotation};
+      const std::vector<PieceOverlap> pieces = overlaps_at(pose);
+      bool within_an_eighth = true, beyond_a_half = false;
+      for (const PieceOverlap& piece : pieces) {
+        within_an_eighth = within_an_eighth && piece.overlap <= Real(1.125) * piece.band;
+        beyond_a_half = beyond_a_half || (piece.overlap > 0 && piece.overlap > Real(1.5) * piece.band);
+      }
+      // The case as described: the crack narrower than the capsule, which overlaps the first piece.
+      if (offset == 0) {  // the case as described: 125.9 to 126.3 into the long face's piece, 1.5 to 3.9 clear of the other
+        ASSERT_GT(pieces[2].overlap, 125.8L) << "step " << step;
+        ASSERT_LT(pieces[2].overlap, 126.4L) << "step " << step;
+        ASSERT_GT(pieces[0].overlap, -4) << "step " << step;
+      }
+      for (const bool capsule_first : {true, false}) {
+        SCOPED_TRACE(::testing::Message() << "step " << step << ", offset " << offset << (capsule_first ? ", capsule first" : ", fan first"));
+        const std::optional<Penetration> found =
+            capsule_first ? penetration(capsule_shape, pose, fan.shape, fan_pose) : penetration(fan.shape, fan_pose, capsule_shape, pose);
+        ++poses;
+        if (within_an_eighth) {
+          ++near_edge;
+          ASSERT_TRUE(found.has_value());
+          EXPECT_LE(found->depth, found->tolerance);
+          const Vec2 away = (capsule_first ? Real(-1) : Real(1)) * found->depth * found->normal;
+          // Within round-off of the band: the pair's depth rounds by up to 2 here, a 60th of it.
+          for (const PieceOverlap& piece : overlaps_at({pose.position + away, capsule_rotation})) EXPECT_LE(piece.overlap, piece.band * (1 + Real(1) / 32));
+        } else if (beyond_a_half) {
+          ++beyond;
+          ASSERT_TRUE(found.has_value());
+          EXPECT_GT(found->depth, found->tolerance);
+        }
+      }
+    }
+  }
+  // Both kinds of pose are met: the slide's (at the band's edge) and those well beyond it.
+  EXPECT_GE(near_edge, poses / 4);
+  EXPECT_GE(beyond, poses / 8);
+}
+
 }  // namespace

@@ -105,7 +105,10 @@ template <ConvexSupport A, ConvexSupport B>
 /// holds deep inside (in a crack thinner than the band, clear of every piece, too; the disk about
 /// it that fits in the shape reaching into the outline deeper than the pieces themselves are
 /// overlapped, by more than the band), is never taken as freed; nor is a union candidate that
-/// leaves a centre there a few bands further on. Where those
+/// leaves a centre there a few bands further on. B squeezed in a crack narrower than itself, with a
+/// pair beyond its band by at most a quarter of it whose own way out does not free B, is taken back
+/// to three quarters of that pair's band along its normal where that frees B: the answer is then that
+/// move, within the band (touching), not the way out along the crack. Where those
 /// rules refuse the union's candidates the first way out stands, then not always the least (a
 /// segment parallel to a seam beside a sliver thinner than the seam's band). The least way out may
 /// end in a pocket, touching B to A on two sides, where moving on along the normal enters A again.
