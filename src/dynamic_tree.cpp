@@ -19,35 +19,47 @@
 //   off by at most 1, so the tree keeps AVL balance (|height(left) - height(right)| <= 1), which
 //   validate() checks. The walk stops at the first ancestor whose box and height come out
 //   unchanged: the nodes above see the same child, so they are already fitted and balanced.
-// - move() only updates the tight box while it stays inside the fat box; when it leaves, the
-//   leaf is removed and reinserted with a new fat box. Every answer is decided on tight boxes;
+// - move() only updates the tight box while it stays inside the fat box (tested against a copy
+//   of the fat boxes kept by proxy id, so a move that stays inside reads no tree node). When it
+//   leaves, a small tree (up to small_tree_leaves, which stays in the cache) removes and
+//   reinserts the leaf with a new fat box; a large one gives the leaf its new fat box where it is
+//   and grows its ancestors to hold it (up to the first that already does, as Box2D v3's
+//   enlarged nodes), leaving the reinsertion to find_pairs. Either way every internal box holds
+//   its subtree, so queries between moves stay exact. Every answer is decided on tight boxes;
 //   fat and internal boxes only prune the search (a region that meets a tight box meets every
 //   box enclosing it, and the slab test is monotone under rounding).
 // - find_pairs keeps the pairs of leaves whose fat boxes overlap from one call to the next and
 //   answers with those whose tight boxes overlap (a tight box lies inside its fat box, so none is
-//   missed). Fat boxes change only when a leaf is inserted, reinserted by move() or removed;
+//   missed). Fat boxes change only when a leaf is inserted, moved out of its fat box or removed;
 //   those leaves are marked, their old pairs dropped, and each is queried against the tree for
-//   its new ones (Box2D's move buffer and UpdatePairs). When more than an eighth of the leaves
-//   are marked, the pairs are rebuilt by traversing the tree against itself (each node with
-//   itself, sibling subtrees with each other, descending the larger node while fat boxes
-//   overlap), which meets every overlapping pair of leaves exactly once: about half the node
-//   visits of querying with every leaf and no duplicates to drop. The queries miss the cache at
-//   every node of a large tree, so there the rebuild wins from an eighth of the leaves marked (at
-//   100,000 boxes an eighth was faster than a quarter or a sixty-fourth); a tree of up to
-//   small_tree_leaves stays in the cache and the queries win up to half (1,000 moving boxes:
-//   84 us a frame against 96 with an eighth; 10,000 the same either way).
-// - Insertions take nodes from the free list wherever they lie, so a large tree's nodes end up
-//   scattered over the array and the rebuild's walk misses the cache at nearly every node. Before
-//   a rebuild, a tree larger than small_tree_leaves that has had as many insertions as it has
-//   leaves since it was last laid out is renumbered in depth-first order (a subtree's nodes
-//   become neighbours): one pass over the nodes, paid back several times by the walk at 1,000,000
-//   boxes, level at 20,000 to 100,000.
+//   its new ones (Box2D's move buffer and UpdatePairs), after the leaves left in place are
+//   reinserted, in the order of their places in the tree so that consecutive walks share their
+//   paths in the cache.
+// - In a small tree, when more than half the leaves are marked the pairs are rebuilt by walking
+//   the tree against itself (each node with itself, sibling subtrees with each other, descending
+//   the larger node while fat boxes overlap), which meets every overlapping pair of leaves
+//   exactly once: about half the node visits of querying with every leaf (1,000 moving boxes:
+//   84 us a frame against 96 from an eighth).
+// - In a large tree every reinsertion and query misses the cache at each level, and the benchmark's
+//   boxes, all set moving at once, leave their fat boxes in waves (half of 100,000 in one frame,
+//   a few hundred in the next). When more than an eighth of the leaves are marked, the whole tree
+//   is built anew from its fat boxes (rebuild_tree: leaves sorted along a Z-order curve, split at
+//   the middle, nodes numbered depth-first so a subtree's nodes are neighbours in memory), and
+//   the marked leaves are queried in its order. At 100,000 boxes a frame of 50,000 marked leaves
+//   took 4.5 ms to build and 33 ms to query, where the reinsertions alone had taken about 50 ms
+//   (a walk of the rebuilt tree against itself, skipping pairs of unmarked subtrees, was level
+//   with the queries; rebuilding from a sixty-fourth or a thirty-second of the leaves marked
+//   bought nothing more).
 // - The fat margin comes from the options, or is a tenth of the larger half extent of the first
-//   box with a non-zero size. A box reinserted by move() is also stretched ahead of its motion by
-//   four times the displacement of that move (as Box2D's b2_aabbMultiplier), so a body moving
-//   steadily is reinserted every few moves instead of every move.
+//   box with a non-zero size. A box that leaves its fat box is also stretched ahead of its motion
+//   by four times the displacement of that move (as Box2D's b2_aabbMultiplier), so a body moving
+//   steadily gets a new fat box every few moves instead of every move.
 #include <algorithm>
+#include <array>
 #include <cassert>
+#include <cmath>
+#include <cstdint>
+#include <limits>
 
 #include "broad_phase_internal.hpp"
 #include "prefetch.hpp"
@@ -85,8 +97,12 @@ class DynamicTree final : public BroadPhase {
     node.first = -1;
     node.second = id;
     leaf_of_proxy_[index(id)] = leaf;
-    if (id >= static_cast<int>(tight_of_proxy_.size())) tight_of_proxy_.resize(static_cast<std::size_t>(id) + 1);
+    if (id >= static_cast<int>(tight_of_proxy_.size())) {
+      tight_of_proxy_.resize(static_cast<std::size_t>(id) + 1);
+      fat_of_proxy_.resize(static_cast<std::size_t>(id) + 1);
+    }
     tight_of_proxy_[index(id)] = box;
+    fat_of_proxy_[index(id)] = node.fat;
     insert_leaf(leaf);
     ++count_;
     mark_refattened(id);
@@ -106,20 +122,32 @@ class DynamicTree final : public BroadPhase {
 
   void move(int proxy, const Aabb& box) override {
     assert(is_alive(proxy));
-    const int leaf = leaf_of_proxy_[index(proxy)];
-    Node& node = nodes_[index(leaf)];
     const Vec2 displacement = box.center() - tight_of_proxy_[index(proxy)].center();
     tight_of_proxy_[index(proxy)] = box;
-    if (encloses(node.fat, box)) return;
-    remove_leaf(leaf);
+    if (encloses(fat_of_proxy_[index(proxy)], box)) return;  // read in proxy order: no tree node is touched
     // Stretched ahead of the motion, so a body that keeps moving stays inside for several moves.
     Aabb fat = fatten(box);
     const Vec2 ahead = motion_stretch * displacement;
     (ahead.x < 0 ? fat.lower.x : fat.upper.x) += ahead.x;
     (ahead.y < 0 ? fat.lower.y : fat.upper.y) += ahead.y;
-    nodes_[index(leaf)].fat = fat;
-    insert_leaf(leaf);
+    const int leaf = leaf_of_proxy_[index(proxy)];
+    Node& node = nodes_[index(leaf)];
+    node.fat = fat;
+    fat_of_proxy_[index(proxy)] = fat;
     mark_refattened(proxy);
+    if (count_ <= small_tree_leaves) {  // in the cache: reinserted at once
+      remove_leaf(leaf);
+      insert_leaf(leaf);
+      return;
+    }
+    // A large tree's leaf keeps its place and its ancestors grow to hold the new fat box (up to
+    // the first that already does), so every box still holds its subtree and queries stay exact;
+    // find_pairs reinserts the leaf, or rebuilds the tree when many have moved.
+    for (int above = node.parent; above >= 0 && !encloses(nodes_[index(above)].fat, fat); above = nodes_[index(above)].parent) {
+      nodes_[index(above)].fat = nodes_[index(above)].fat.merged(fat);
+    }
+    refattened_[index(proxy)] = grown_in_place;
+    ++grown_in_place_count_;
   }
 
   Aabb box(int proxy) const override {
@@ -130,16 +158,38 @@ class DynamicTree final : public BroadPhase {
   int size() const override { return count_; }
 
   void find_pairs(std::vector<std::pair<int, int>>& pairs) override {
-    // Queries stay in the cache in a small tree, so they beat the rebuild until half the leaves
-    // are marked; in a large one every query misses it, and the rebuild wins beyond an eighth.
-    const std::size_t rebuild_share = count_ <= small_tree_leaves ? 2 : 8;
     pairs.clear();
-    if (rebuild_share * refattened_list_.size() > static_cast<std::size_t>(count_)) {
-      if (count_ > small_tree_leaves && inserted_since_layout_ > static_cast<std::size_t>(count_)) lay_out_depth_first();
-      rebuild_fat_pairs();
+    const std::size_t marked = refattened_list_.size(), leaves = static_cast<std::size_t>(count_);
+    if (count_ > small_tree_leaves && 8 * marked > leaves) {
+      // A large tree with many leaves marked: built anew, the marked leaves queried in its order.
+      rebuild_tree();
+      ordered_marks_.clear();
+      for (const Node& node : nodes_) {
+        if (node.is_leaf() && refattened_[index(node.proxy())]) ordered_marks_.push_back(node.proxy());
+      }
+      query_marked_leaves(ordered_marks_);
+      merge_new_pairs();
     } else {
-      update_fat_pairs();
+      const std::vector<int>* queried = &refattened_list_;
+      if (count_ > small_tree_leaves || grown_in_place_count_ > 0) {
+        order_marks_by_leaf();
+        queried = &ordered_marks_;
+        for (const int proxy : ordered_marks_) {  // the leaves move() left in place
+          if (refattened_[index(proxy)] != grown_in_place) continue;
+          remove_leaf(leaf_of_proxy_[index(proxy)]);
+          insert_leaf(leaf_of_proxy_[index(proxy)]);
+        }
+      }
+      if (count_ <= small_tree_leaves && 2 * marked > leaves) {
+        // A small tree stays in the cache, where the walk of the tree against itself beats the
+        // queries from half the leaves marked.
+        rebuild_fat_pairs();
+      } else {
+        query_marked_leaves(*queried);
+        merge_new_pairs();
+      }
     }
+    grown_in_place_count_ = 0;
     keep_tight_overlaps(pairs);
     for (const int proxy : refattened_list_) refattened_[index(proxy)] = 0;
     refattened_list_.clear();
@@ -175,7 +225,8 @@ class DynamicTree final : public BroadPhase {
         if (node.is_leaf()) {
           ++leaves;
           if (node.height != 0 || node.proxy() < 0 || node.proxy() >= static_cast<int>(leaf_of_proxy_.size()) ||
-              leaf_of_proxy_[index(node.proxy())] != current || !encloses(node.fat, tight_of_proxy_[index(node.proxy())]))
+              leaf_of_proxy_[index(node.proxy())] != current || !encloses(node.fat, tight_of_proxy_[index(node.proxy())]) ||
+              !(fat_of_proxy_[index(node.proxy())] == node.fat))
             return false;
           continue;
         }
@@ -218,17 +269,17 @@ class DynamicTree final : public BroadPhase {
 
   static std::size_t index(int i) { return static_cast<std::size_t>(i); }
 
-  /// A node waiting to be placed by lay_out_depth_first.
-  struct LayoutEntry {
-    int node;     ///< its index before the layout
-    int parent;   ///< its parent's index after the layout, -1 for the root
-    bool second;  ///< whether it is its parent's second child
+  /// A leaf waiting to be placed by rebuild_tree.
+  struct BuildLeaf {
+    Aabb fat;   ///< its fat box
+    int proxy;  ///< its proxy id
   };
 
   bool is_alive(int proxy) const {
     return proxy >= 0 && proxy < static_cast<int>(leaf_of_proxy_.size()) && leaf_of_proxy_[index(proxy)] >= 0;
   }
 
+  static constexpr char grown_in_place = 2;  // refattened_ of a leaf move() left in place under grown ancestors
   static constexpr Real motion_stretch = 4;  // fat boxes reach this many moves' displacement ahead
   Aabb fatten(const Aabb& box) const { return box.expanded(margin_); }
 
@@ -260,36 +311,101 @@ class DynamicTree final : public BroadPhase {
     refattened_list_.push_back(proxy);
   }
 
-  /// Renumbers the nodes in depth-first order (each node followed by its first subtree, then its
-  /// second), dropping the free ones. Reinsertion scatters a large tree's nodes over its array, and
-  /// every walk then misses the cache at every node; in this order a subtree's nodes are
-  /// neighbours in memory.
-  void lay_out_depth_first() {
-    if (root_ < 0) return;
-    laid_out_.clear();
-    laid_out_.reserve(index(2 * count_ - 1));
-    std::vector<LayoutEntry>& pending = layout_stack_;
-    pending.clear();
-    pending.push_back({root_, -1, false});
-    while (!pending.empty()) {
-      const LayoutEntry next = pending.back();
-      pending.pop_back();
-      const int placed = static_cast<int>(laid_out_.size());
-      Node node = nodes_[index(next.node)];
-      node.parent = next.parent;
-      if (next.parent >= 0) (next.second ? laid_out_[index(next.parent)].second : laid_out_[index(next.parent)].first) = placed;
-      if (node.is_leaf()) {
-        leaf_of_proxy_[index(node.proxy())] = placed;
-      } else {
-        pending.push_back({node.second, placed, true});
-        pending.push_back({node.first, placed, false});
-      }
-      laid_out_.push_back(node);
+  /// ordered_marks_: the marked proxies still present, by their leaves' node numbers (after a
+  /// rebuild, the order of the tree: neighbours in the plane one after the other), so that the
+  /// reinsertions and queries that follow walk much the same paths in turn.
+  void order_marks_by_leaf() {
+    leaf_order_keys_.clear();
+    for (const int proxy : refattened_list_) {
+      if (is_alive(proxy)) leaf_order_keys_.push_back(std::uint64_t(leaf_of_proxy_[index(proxy)]) << 32 | std::uint32_t(proxy));
     }
-    nodes_.swap(laid_out_);
-    inserted_since_layout_ = 0;
-    root_ = 0;
+    std::sort(leaf_order_keys_.begin(), leaf_order_keys_.end());
+    ordered_marks_.clear();
+    for (const std::uint64_t key : leaf_order_keys_) ordered_marks_.push_back(static_cast<int>(key & 0xFFFFFFFFu));
+  }
+
+  /// Builds the tree anew from its leaves' fat boxes (Lauterbach et al., "Fast BVH Construction
+  /// on GPUs", 2009, the linear BVH): the leaves are sorted along a Z-order curve by their boxes'
+  /// centres (Morton codes of 16 bits an axis over the leaves' bounds, one scale for both axes, a
+  /// radix sort), and each range of them is split at its middle, so neighbours along the curve,
+  /// near each other in the plane, share subtrees. Halves differ by at most one leaf, so the tree
+  /// is balanced as the AVL rotations keep it; nodes are numbered in depth-first order (a node,
+  /// its first subtree, its second), so a subtree's nodes are neighbours in memory for the
+  /// queries that follow. O(n), with no walk down the tree per leaf: far cheaper than reinserting
+  /// a large share of the leaves one by one, each a cache miss per level.
+  void rebuild_tree() {
+    build_leaves_.clear();
+    Aabb bounds{{std::numeric_limits<Real>::max(), std::numeric_limits<Real>::max()},
+                {-std::numeric_limits<Real>::max(), -std::numeric_limits<Real>::max()}};
+    for (std::size_t proxy = 0; proxy < leaf_of_proxy_.size(); ++proxy) {
+      const int leaf = leaf_of_proxy_[proxy];
+      if (leaf < 0) continue;
+      build_leaves_.push_back({fat_of_proxy_[proxy], static_cast<int>(proxy)});
+      bounds = bounds.merged(fat_of_proxy_[proxy]);
+    }
+    nodes_.clear();
     free_list_ = -1;
+    root_ = -1;
+    if (build_leaves_.empty()) return;
+    sort_along_curve(bounds);
+    nodes_.resize(2 * build_leaves_.size() - 1);
+    int next = 0;
+    root_ = build_subtree(0, build_leaves_.size(), -1, next);
+  }
+
+  /// Orders build_leaves_ by the Morton codes of their centres within `bounds` (ties keep their
+  /// order): codes and positions packed into 64-bit keys, sorted by the code's four bytes, least
+  /// significant first (a stable counting sort each).
+  void sort_along_curve(const Aabb& bounds) {
+    const double extent = std::max(double(bounds.upper.x) - double(bounds.lower.x), double(bounds.upper.y) - double(bounds.lower.y));
+    // Boxes of no extent, or bounds too wide for a double, all get code 0: still a valid tree.
+    const double scale = extent > 0 && std::isfinite(extent) ? 65535 / extent : 0;
+    const auto quantize = [&](Real lower, Real upper, Real origin) {
+      const double offset = (0.5 * (double(lower) + double(upper)) - double(origin)) * scale;
+      return static_cast<std::uint64_t>(std::clamp(offset, 0.0, 65535.0));
+    };
+    const auto spread = [](std::uint64_t bits) {  // 16 bits to the even positions of 32
+      bits = (bits | (bits << 8)) & 0x00FF00FFu;
+      bits = (bits | (bits << 4)) & 0x0F0F0F0Fu;
+      bits = (bits | (bits << 2)) & 0x33333333u;
+      return (bits | (bits << 1)) & 0x55555555u;
+    };
+    curve_keys_.resize(build_leaves_.size());
+    for (std::size_t i = 0; i < build_leaves_.size(); ++i) {
+      const Aabb& fat = build_leaves_[i].fat;
+      const std::uint64_t code = spread(quantize(fat.lower.x, fat.upper.x, bounds.lower.x)) |
+                                 spread(quantize(fat.lower.y, fat.upper.y, bounds.lower.y)) << 1;
+      curve_keys_[i] = code << 32 | i;
+    }
+    curve_scratch_.resize(curve_keys_.size());
+    for (int shift = 32; shift < 64; shift += 8) {
+      std::array<std::size_t, 257> starts{};
+      for (const std::uint64_t key : curve_keys_) ++starts[((key >> shift) & 0xFF) + 1];
+      for (std::size_t digit = 1; digit < starts.size(); ++digit) starts[digit] += starts[digit - 1];
+      for (const std::uint64_t key : curve_keys_) curve_scratch_[starts[(key >> shift) & 0xFF]++] = key;
+      curve_keys_.swap(curve_scratch_);
+    }
+    sorted_leaves_.resize(build_leaves_.size());
+    for (std::size_t i = 0; i < curve_keys_.size(); ++i) sorted_leaves_[i] = build_leaves_[curve_keys_[i] & 0xFFFFFFFFu];
+    build_leaves_.swap(sorted_leaves_);
+  }
+
+  /// The subtree over build_leaves_[begin, end), its nodes numbered from `next` on; returns its
+  /// root. The recursion is as deep as the tree is tall (about log2 of the leaf count).
+  int build_subtree(std::size_t begin, std::size_t end, int parent, int& next) {
+    const int node = next++;
+    if (end - begin == 1) {
+      const BuildLeaf& leaf = build_leaves_[begin];
+      nodes_[index(node)] = {leaf.fat, parent, -1, leaf.proxy, 0};
+      leaf_of_proxy_[index(leaf.proxy)] = node;
+      return node;
+    }
+    const std::size_t middle = begin + (end - begin) / 2;
+    const int first = build_subtree(begin, middle, node, next);
+    const int second = build_subtree(middle, end, node, next);
+    nodes_[index(node)] = {nodes_[index(first)].fat.merged(nodes_[index(second)].fat), parent, first, second,
+                           1 + std::max(nodes_[index(first)].height, nodes_[index(second)].height)};
+    return node;
   }
 
   /// fat_pairs_ from scratch: the tree against itself. A node pairs with itself (its two
@@ -341,13 +457,9 @@ class DynamicTree final : public BroadPhase {
     pairs.resize(count);
   }
 
-  /// fat_pairs_ brought up to date: the marked proxies lose their pairs, and each one still
-  /// present is queried for the leaves its new fat box overlaps (a pair of two marked proxies is
-  /// kept from the smaller one's query only).
-  /// The new pairs are sorted, then one pass merges them with the old pairs that stay (skipping
-  /// those of marked proxies).
-  void update_fat_pairs() {
-    const auto marked = [&](int proxy) { return refattened_[index(proxy)] != 0; };
+  /// new_pairs_: each marked proxy in `queried` still present is queried for the leaves its new
+  /// fat box overlaps (a pair of two marked proxies is kept from the smaller one's query only).
+  void query_marked_leaves(const std::vector<int>& queried) {
     new_pairs_.clear();
     if (root_ >= 0) {
       // The arrays' addresses held in locals, and a plain stack: the pushes onto new_pairs_ make
@@ -360,9 +472,9 @@ class DynamicTree final : public BroadPhase {
       // Both children of a node are tested where the node is taken off the stack (two independent
       // tests), and only internal ones that overlap go onto it.
       const bool root_is_leaf = nodes[index(root_)].is_leaf();
-      for (const int proxy : refattened_list_) {
+      for (const int proxy : queried) {
         if (!is_alive(proxy) || root_is_leaf) continue;  // a lone leaf pairs with nothing
-        const Aabb fat = nodes[index(leaf_of_proxy_[index(proxy)])].fat;
+        const Aabb fat = fat_of_proxy_[index(proxy)];
         if (!nodes[index(root_)].fat.overlaps(fat)) continue;
         int count = 0;
         pending[count++] = root_;
@@ -380,6 +492,13 @@ class DynamicTree final : public BroadPhase {
         }
       }
     }
+  }
+
+  /// fat_pairs_ brought up to date from new_pairs_ (the pairs found for the marked proxies): the
+  /// new pairs are sorted, then one pass merges them with the old pairs that stay (those of two
+  /// unmarked proxies).
+  void merge_new_pairs() {
+    const auto marked = [&](int proxy) { return refattened_[index(proxy)] != 0; };
     sorter_.sort(new_pairs_, ids_.bound());
     merged_pairs_.clear();
     merged_pairs_.reserve(fat_pairs_.size() + new_pairs_.size());
@@ -447,7 +566,6 @@ class DynamicTree final : public BroadPhase {
   }
 
   void insert_leaf(int leaf) {
-    ++inserted_since_layout_;
     if (root_ < 0) {
       root_ = leaf;
       nodes_[index(leaf)].parent = -1;
@@ -578,6 +696,7 @@ class DynamicTree final : public BroadPhase {
   int free_list_ = -1;
   std::vector<int> leaf_of_proxy_;  ///< proxy id -> leaf node, -1 when the id is free
   std::vector<Aabb> tight_of_proxy_;  ///< proxy id -> its tight box, the caller's (beside the tree: find_pairs reads it for every pair)
+  std::vector<Aabb> fat_of_proxy_;    ///< proxy id -> its leaf's fat box (a copy in proxy order: move() tests it without a cache miss)
   ProxyIds ids_;
   int count_ = 0;
   Real margin_;
@@ -587,10 +706,14 @@ class DynamicTree final : public BroadPhase {
   std::vector<std::pair<int, int>> new_pairs_;      ///< update_fat_pairs scratch: the marked proxies' pairs
   std::vector<std::pair<int, int>> merged_pairs_;   ///< update_fat_pairs scratch: the merge's output
   std::vector<int> query_stack_;                    ///< update_fat_pairs scratch: nodes still to visit
-  std::size_t inserted_since_layout_ = 0;           ///< leaves inserted (or reinserted by move()) since lay_out_depth_first last ran
-  std::vector<Node> laid_out_;                      ///< lay_out_depth_first scratch: the nodes in their new order
-  std::vector<LayoutEntry> layout_stack_;           ///< lay_out_depth_first scratch: nodes still to place
-  std::vector<char> refattened_;                    ///< proxy id -> 1 when its fat box changed since the last find_pairs
+  int grown_in_place_count_ = 0;                    ///< leaves move() left in place since the last find_pairs (one may count twice)
+  std::vector<int> ordered_marks_;                  ///< find_pairs scratch: the marked proxies present, in the tree's order
+  std::vector<std::uint64_t> leaf_order_keys_;      ///< order_marks_by_leaf scratch: leaf node << 32 | proxy, sorted
+  std::vector<BuildLeaf> build_leaves_;             ///< rebuild_tree scratch: the leaves to place
+  std::vector<BuildLeaf> sorted_leaves_;            ///< sort_along_curve scratch: the leaves in curve order
+  std::vector<std::uint64_t> curve_keys_;           ///< sort_along_curve scratch: Morton code << 32 | position
+  std::vector<std::uint64_t> curve_scratch_;        ///< sort_along_curve scratch: a counting sort's output
+  std::vector<char> refattened_;                    ///< proxy id -> 1 when its fat box changed since the last find_pairs, grown_in_place when move() also left its leaf in place
   std::vector<int> refattened_list_;                ///< the proxies marked in refattened_
   PairSorter sorter_;
 };

@@ -333,63 +333,101 @@ TEST(BroadPhase, HugeAndTinyTogether) {
   report("huge and tiny", before);
 }
 
-// A tree too large for the cache renumbers its nodes in depth-first order once it has been
-// reinserted into enough (dynamic_tree.cpp, lay_out_depth_first): 20,000 boxes on a lattice, every
-// one moved in some frames, a few in others, with removals and insertions reusing ids (the two
-// trees are laid out seven times in all); the trees must agree with sweep and prune (itself checked
-// against brute force above) in pairs, queries, ray queries and boxes, and stay valid.
-TEST(BroadPhase, LargeTreesLaidOutAgainAgreeWithSweepAndPrune) {
+namespace {
+
+/// One frame of the large-tree scene: the share of the boxes moved (one in `move_one_in`, 1 for
+/// every box), then `removals` boxes removed and `insertions` inserted.
+struct LargeFrame {
+  int move_one_in;
+  int removals;
+  int insertions;
+};
+
+/// Two dynamic trees against sweep and prune (itself checked against brute force above) over
+/// frames of a scene of 16,450 boxes on a lattice around `center`: pairs, region and ray queries
+/// both before find_pairs (while moved leaves may sit in place under grown ancestors) and after
+/// it, boxes, and validate() before and after. Returns the pairs checked.
+long run_large_tree_scene(Vec2 center, const std::vector<LargeFrame>& frames) {
   const char* names[] = {"sweep_and_prune", "dynamic_tree (auto margin)", "dynamic_tree (margin 0.5)"};
   std::vector<std::unique_ptr<BroadPhase>> phases;
   phases.push_back(make_broad_phase(BroadPhaseKind::sweep_and_prune));
   phases.push_back(make_broad_phase(BroadPhaseKind::dynamic_tree));
   phases.push_back(make_broad_phase(BroadPhaseKind::dynamic_tree, {.margin_or_cell = Real(0.5)}));
-  SceneRandom random{std::mt19937(21), {0, 0}, 100, 2, Real(0.25)};
+  SceneRandom random{std::mt19937(21), center, 100, 2, Real(0.25)};
   std::vector<int> live;
   const auto insert = [&](const Aabb& box) {
     const int id = phases[0]->insert(box);
-    for (std::size_t i = 1; i < phases.size(); ++i) ASSERT_EQ(phases[i]->insert(box), id) << names[i];
+    for (std::size_t i = 1; i < phases.size(); ++i) EXPECT_EQ(phases[i]->insert(box), id) << names[i];
     live.push_back(id);
   };
-  for (int i = 0; i < 20000; ++i) insert(random.box_at({random.uniform(-100, 100), random.uniform(-100, 100)}, {random.uniform(0, 2), random.uniform(0, 2)}));
+  for (int i = 0; i < 16450; ++i) insert(random.box_at({random.uniform(-100, 100), random.uniform(-100, 100)}, {random.uniform(0, 2), random.uniform(0, 2)}));
   std::vector<std::pair<int, int>> expected, pairs;
   std::vector<int> expected_found, found;
   long checked_pairs = 0;
-  for (int frame = 0; frame < 12 && !::testing::Test::HasFatalFailure(); ++frame) {
+  for (std::size_t frame = 0; frame <= frames.size() && !::testing::Test::HasFatalFailure(); ++frame) {
     if (frame > 0) {
-      const bool every_box = frame % 3 != 0;  // else one box in a hundred
+      const LargeFrame& plan = frames[frame - 1];
       for (const int id : live) {
-        if (!every_box && random.integer(0, 99) != 0) continue;
+        if (plan.move_one_in > 1 && random.integer(1, plan.move_one_in) != 1) continue;
         const Aabb moved = random.jittered(phases[0]->box(id), 1);
         for (auto& phase : phases) phase->move(id, moved);
       }
-      for (int k = 0; k < 200; ++k) {  // removals, then as many insertions, which reuse the ids
+      for (int k = 0; k < plan.removals; ++k) {  // removals, then insertions, which reuse the ids
         const std::size_t pick = static_cast<std::size_t>(random.integer(0, static_cast<int>(live.size()) - 1));
         for (auto& phase : phases) phase->remove(live[pick]);
         live[pick] = live.back();
         live.pop_back();
       }
-      for (int k = 0; k < 200; ++k) insert(random.random_box());
+      for (int k = 0; k < plan.insertions; ++k) insert(random.random_box());
+    }
+    const Aabb region = random.random_region();
+    const auto [origin, translation] = random.random_ray();
+    phases[0]->query(region, expected_found);
+    for (std::size_t i = 1; i < phases.size(); ++i) {  // before find_pairs
+      SCOPED_TRACE(std::string(names[i]) + ", frame " + std::to_string(frame) + ", before find_pairs");
+      EXPECT_TRUE(phases[i]->validate());
+      phases[i]->query(region, found);
+      EXPECT_EQ(found, expected_found);
     }
     phases[0]->find_pairs(expected);
     checked_pairs += static_cast<long>(expected.size());
-    const Aabb region = random.random_region();
-    const auto [origin, translation] = random.random_ray();
     for (std::size_t i = 1; i < phases.size(); ++i) {
       SCOPED_TRACE(std::string(names[i]) + ", frame " + std::to_string(frame));
       phases[i]->find_pairs(pairs);
-      ASSERT_EQ(pairs, expected);
-      ASSERT_TRUE(phases[i]->validate());
+      EXPECT_EQ(pairs, expected);
+      EXPECT_TRUE(phases[i]->validate());
       phases[0]->query(region, expected_found);
       phases[i]->query(region, found);
-      ASSERT_EQ(found, expected_found);
+      EXPECT_EQ(found, expected_found);
       phases[0]->ray_query(origin, translation, 1, expected_found);
       phases[i]->ray_query(origin, translation, 1, found);
-      ASSERT_EQ(found, expected_found);
-      for (const int id : live) ASSERT_EQ(phases[i]->box(id), phases[0]->box(id));
+      EXPECT_EQ(found, expected_found);
+      for (const int id : live) EXPECT_EQ(phases[i]->box(id), phases[0]->box(id));
     }
   }
-  std::printf("large trees: checked 12 frames of 20,000 boxes, %ld pairs\n", checked_pairs);
+  return checked_pairs;
+}
+
+}  // namespace
+
+// A tree of more than 16,384 leaves (dynamic_tree.cpp, small_tree_leaves) leaves a moved leaf in
+// place under grown ancestors until find_pairs, which reinserts it, or builds the whole tree anew
+// when more than an eighth of the leaves are marked; a smaller one reinserts at once and walks
+// itself for the pairs when more than half are. The frames cross those lines both ways: every box
+// moved (a rebuild), one in a hundred, one in ten (reinsertions), one in five (a rebuild), and
+// moves made while the tree is large followed by removals that leave it small at find_pairs (its
+// grown leaves reinserted by the small tree's path, once with a walk), or moves made while it is
+// small followed by insertions that make it large again. Near the origin and 1e6 from it.
+TEST(BroadPhase, LargeTreesRebuiltAndReinsertedAgreeWithSweepAndPrune) {
+  const std::vector<LargeFrame> frames = {{1, 200, 200}, {100, 0, 0}, {10, 150, 0},  {5, 0, 150},  {10, 0, 0},
+                                          {1, 100, 100}, {1, 200, 0}, {100, 0, 200}, {10, 200, 200}, {1, 0, 0}};
+  long checked_pairs = 0;
+  for (const Vec2 center : {Vec2{0, 0}, Vec2{Real(1e6), Real(-1e6)}}) {
+    SCOPED_TRACE("centre " + std::to_string(center.x) + ", " + std::to_string(center.y));
+    checked_pairs += run_large_tree_scene(center, frames);
+    if (::testing::Test::HasFailure()) return;
+  }
+  std::printf("large trees: checked %zu frames of about 16,450 boxes, twice, %ld pairs\n", frames.size() + 1, checked_pairs);
 }
 
 TEST(BroadPhase, IdsAreReusedMostRecentFirst) {
