@@ -362,7 +362,7 @@ class DynamicTree final : public BroadPhase {
     const double scale = extent > 0 && std::isfinite(extent) ? 65535 / extent : 0;
     const auto quantize = [&](Real lower, Real upper, Real origin) {
       const double offset = (0.5 * (double(lower) + double(upper)) - double(origin)) * scale;
-      return static_cast<std::uint64_t>(std::clamp(offset, 0.0, 65535.0));
+      return static_cast<std::uint64_t>(offset >= 0 ? std::min(offset, 65535.0) : 0.0);  // NaN (an infinite box's) to 0
     };
     const auto spread = [](std::uint64_t bits) {  // 16 bits to the even positions of 32
       bits = (bits | (bits << 8)) & 0x00FF00FFu;
