@@ -703,9 +703,9 @@ class DynamicTree final : public BroadPhase {
   bool margin_chosen_;
   std::vector<std::pair<int, int>> pending_pairs_;  ///< rebuild_fat_pairs traversal scratch
   std::vector<std::pair<int, int>> fat_pairs_;      ///< pairs of proxies whose fat boxes overlapped at the last find_pairs, sorted
-  std::vector<std::pair<int, int>> new_pairs_;      ///< update_fat_pairs scratch: the marked proxies' pairs
-  std::vector<std::pair<int, int>> merged_pairs_;   ///< update_fat_pairs scratch: the merge's output
-  std::vector<int> query_stack_;                    ///< update_fat_pairs scratch: nodes still to visit
+  std::vector<std::pair<int, int>> new_pairs_;      ///< query_marked_leaves output: the marked proxies' new pairs
+  std::vector<std::pair<int, int>> merged_pairs_;   ///< merge_new_pairs scratch: the merge's output
+  std::vector<int> query_stack_;                    ///< query_marked_leaves scratch: nodes still to visit
   int grown_in_place_count_ = 0;                    ///< leaves move() left in place since the last find_pairs (one may count twice)
   std::vector<int> ordered_marks_;                  ///< find_pairs scratch: the marked proxies present, in the tree's order
   std::vector<std::uint64_t> leaf_order_keys_;      ///< order_marks_by_leaf scratch: leaf node << 32 | proxy, sorted
