@@ -61,7 +61,7 @@ class BroadPhase {
 /// Options for make_broad_phase.
 struct BroadPhaseOptions {
   /// Dynamic tree: how far fat boxes extend beyond the tight box on each side (length units);
-  /// 0 picks a tenth of the first box's half extent. Uniform grid: the cell size; 0 picks twice
+  /// 0 picks a fifth of the first box's larger half extent. Uniform grid: the cell size; 0 picks twice
   /// the average box extent of the boxes present at the first find_pairs (and re-picks after
   /// the box count has doubled or halved).
   Real margin_or_cell = 0;
