@@ -150,7 +150,7 @@ class DynamicTree final : public BroadPhase {
       nodes_[index(above)].fat = nodes_[index(above)].fat.merged(fat);
     }
     refattened_[index(proxy)] = grown_in_place;
-    ++grown_in_place_count_;
+    any_grown_in_place_ = true;
   }
 
   Aabb box(int proxy) const override {
@@ -165,6 +165,8 @@ class DynamicTree final : public BroadPhase {
     const std::size_t marked = refattened_list_.size(), leaves = static_cast<std::size_t>(count_);
     if (count_ > small_tree_leaves && 8 * marked > leaves) {
       // A large tree with many leaves marked: built anew, the marked leaves queried in its order.
+      // The build numbers the leaves in that order, so one pass over the nodes gives what
+      // order_marks_by_leaf would sort for.
       rebuild_tree();
       ordered_marks_.clear();
       for (const Node& node : nodes_) {
@@ -174,7 +176,7 @@ class DynamicTree final : public BroadPhase {
       merge_new_pairs();
     } else {
       const std::vector<int>* queried = &refattened_list_;
-      if (count_ > small_tree_leaves || grown_in_place_count_ > 0) {
+      if (count_ > small_tree_leaves || any_grown_in_place_) {
         order_marks_by_leaf();
         queried = &ordered_marks_;
         for (const int proxy : ordered_marks_) {  // the leaves move() left in place
@@ -192,7 +194,7 @@ class DynamicTree final : public BroadPhase {
         merge_new_pairs();
       }
     }
-    grown_in_place_count_ = 0;
+    any_grown_in_place_ = false;
     keep_tight_overlaps(pairs);
     for (const int proxy : refattened_list_) refattened_[index(proxy)] = 0;
     refattened_list_.clear();
@@ -229,7 +231,7 @@ class DynamicTree final : public BroadPhase {
           ++leaves;
           if (node.height != 0 || node.proxy() < 0 || node.proxy() >= static_cast<int>(leaf_of_proxy_.size()) ||
               leaf_of_proxy_[index(node.proxy())] != current || !encloses(node.fat, tight_of_proxy_[index(node.proxy())]) ||
-              !(fat_of_proxy_[index(node.proxy())] == node.fat))
+              fat_of_proxy_[index(node.proxy())] != node.fat)
             return false;
           continue;
         }
@@ -709,7 +711,7 @@ class DynamicTree final : public BroadPhase {
   std::vector<std::pair<int, int>> new_pairs_;      ///< query_marked_leaves output: the marked proxies' new pairs
   std::vector<std::pair<int, int>> merged_pairs_;   ///< merge_new_pairs scratch: the merge's output
   std::vector<int> query_stack_;                    ///< query_marked_leaves scratch: nodes still to visit
-  int grown_in_place_count_ = 0;                    ///< leaves move() left in place since the last find_pairs (one may count twice)
+  bool any_grown_in_place_ = false;                 ///< whether move() left a leaf in place since the last find_pairs
   std::vector<int> ordered_marks_;                  ///< find_pairs scratch: the marked proxies present, in the tree's order
   std::vector<std::uint64_t> leaf_order_keys_;      ///< order_marks_by_leaf scratch: leaf node << 32 | proxy, sorted
   std::vector<BuildLeaf> build_leaves_;             ///< rebuild_tree scratch: the leaves to place
