@@ -4,7 +4,8 @@
 // at 0 unless heading outward), with closest_point, or for a circle from the origin's squared
 // distance from the centre, or for an unrounded polygon from the clip's own edge offsets. From
 // outside, in the shape's local frame (a circle: from its centre in the world's orientation, so
-// nothing is turned back): a circle solves |o + t d - c| = r along the unit direction;
+// nothing is turned back): a circle solves |o + t d - c| = r in one root, from products of d and
+// o - c (over |d| where their squares leave the range of Real);
 // a segment intersects two lines (cross products); an unrounded polygon clips the ray against
 // every edge's half-plane in one pass (Cyrus & Beck, "Generalized two- and three-dimensional
 // clipping", 1978): entering edges raise the lower bound, leaving edges lower the upper bound,
@@ -106,35 +107,62 @@ StartResult classify_start(const S& shape, const Transform& transform, const Ray
   return {};
 }
 
-/// Where a ray first meets a circle: its fraction t >= 0, and the point's offset from the centre
-/// (of length radius: the outward normal scaled by the radius). A plain value with a negative
-/// fraction for a miss, not an optional: the caller's registers hold it, with no copy through
-/// memory.
+/// Where a ray first meets a circle: its fraction t >= 0, and the unit outward normal there (zero
+/// for a circle of radius 0). A plain value with a negative fraction for a miss, not an optional:
+/// the caller's registers hold it, with no copy through memory.
 struct RayCircleHit {
   Real fraction = -1;  ///< -1: no hit
-  Vec2 from_center;
+  Vec2 normal;
   bool found() const { return fraction >= 0; }
 };
 
+/// The square root of the smallest normal number of Real (2^-63 in float, 2^-511 in double): two
+/// numbers at least this have a normal product.
+constexpr Real root_of_smallest_normal = [] {
+  Real value = 1;
+  for (int halving = 0; halving < (1 - std::numeric_limits<Real>::min_exponent) / 2; ++halving) value /= 2;
+  return value;
+}();
+
 /// The nearer point at which origin + t direction meets the circle |p - center| = radius (all in
 /// one frame), t >= 0, or none; `direction_length()` gives |direction| (length_in_real), asked
-/// only once the ray is known to head toward the centre (a cast against many circles takes it
+/// only where the squares below leave the range of Real (a cast against many circles takes it
 /// once, beforehand). Circles and the rounded corners of capsules and polygons use it.
 template <class DirectionLength>
 RayCircleHit ray_circle_hit(Vec2 origin, Vec2 direction, DirectionLength direction_length, Vec2 center, Real radius) {
-  // Along the unit direction u (products of two lengths only, so no overflow up to
-  // coordinate_limit), from_center = along u + across left_perpendicular(u), and the nearer root
-  // of |from_center + s u| = r is s = -along - half_chord, half_chord = sqrt(r^2 - across^2)
-  // taken as (r - |across|)(r + |across|), with no cancellation. The misses are told before that
-  // root: a ray heading away from the centre (its nearer root is behind the origin), then one
-  // passing farther than the radius from it, told from the cross product with the direction
-  // itself against radius x |direction| before any division (which way these go is
-  // unpredictable, so they are decided early). The hit's offset from the centre is
-  // across left_perpendicular(u) - half_chord u.
+  // With d the direction, s = origin - center and u = d / |d|: s = along u + across
+  // left_perpendicular(u), and the nearer root of |s + t' u| = r is t' = -along - half_chord,
+  // half_chord = sqrt(r^2 - across^2); the hit's offset from the centre is
+  // across left_perpendicular(u) - half_chord u, the normal times the radius.
+  // Scaled by |d|^2, every term is a polynomial in d and s: cross(d, s) = across |d|, and
+  // r^2 |d|^2 - cross(d, s)^2 = (half_chord |d|)^2, negative for a ray passing farther than the
+  // radius from the centre. So one root and one reciprocal (of r |d|^2) give the hit, with no
+  // cancellation beyond that of cross(d, s), whose own round-off (an epsilon of |d| |s|) exceeds
+  // the difference's (an epsilon of r |d|, as |s| >= r from outside). These are products of four
+  // lengths: representable while r^2 and |d|^2 are both at least root_of_smallest_normal and their
+  // product at most a sixteenth of Real's largest (cross(d, s)^2 then overflows only on a miss, to
+  // infinity). Outside that range (a tiny radius or translation, coordinates near coordinate_limit
+  // in float) the same quantities are taken over |d|: products of two lengths, at the price of a
+  // second root.
   const Vec2 from_center = origin - center;
-  if (dot(from_center, direction) > 0) return {};
+  const Real toward = dot(from_center, direction);  // along x |d|
+  const Real scaled_across = cross(direction, from_center);  // across x |d|
+  const Real radius_squared = radius * radius, direction_squared = dot(direction, direction);
+  const Real scaled_radius_squared = radius_squared * direction_squared;
+  constexpr Real largest = std::numeric_limits<Real>::max() / 16;
+  if (std::min(radius_squared, direction_squared) >= root_of_smallest_normal && scaled_radius_squared <= largest) {
+    // A ray heading away from the centre has its nearer root behind the origin: the distance's
+    // test below misses it, with no test of its own.
+    const Real scaled_half_chord_squared = scaled_radius_squared - scaled_across * scaled_across;
+    if (!(scaled_half_chord_squared >= 0)) return {};
+    const Real inverse = Real(1) / (radius * direction_squared);
+    const Real scaled_half_chord = std::sqrt(scaled_half_chord_squared);
+    const Real scaled_distance = -toward - scaled_half_chord;  // the hit's distance x |d|
+    if (scaled_distance < 0) return {};
+    return RayCircleHit{(radius * scaled_distance) * inverse, inverse * (scaled_across * left_perpendicular(direction) - scaled_half_chord * direction)};
+  }
+  if (toward > 0) return {};
   const Real length = direction_length();
-  const Real scaled_across = cross(direction, from_center);  // across x |direction|
   if (!(length > 0) || std::abs(scaled_across) > radius * length) return {};
   const Real inverse_length = Real(1) / length;
   const Vec2 unit = inverse_length * direction;
@@ -142,7 +170,8 @@ RayCircleHit ray_circle_hit(Vec2 origin, Vec2 direction, DirectionLength directi
   const Real half_chord = std::sqrt((radius - across_distance) * (radius + across_distance));
   const Real distance = -dot(from_center, unit) - half_chord;
   if (distance < 0) return {};
-  return RayCircleHit{distance * inverse_length, across * left_perpendicular(unit) - half_chord * unit};
+  const Vec2 from_center_at_hit = across * left_perpendicular(unit) - half_chord * unit;
+  return RayCircleHit{distance * inverse_length, radius > 0 ? (Real(1) / radius) * from_center_at_hit : Vec2{}};
 }
 
 /// The ray origin + t direction, t in [0, upper_limit], clipped against a core's edge lines each
@@ -200,8 +229,8 @@ detail::RoundedCoreHit first_hit_on_every_feature(const detail::PolygonView& cor
     }
     if (const RayCircleHit hit = ray_circle_hit(origin, direction, [=] { return direction_length; }, v1, core.radius); hit.found() && hit.fraction < best.fraction) {
       const Vec2 before = v1 - core.vertices[core.previous(i)];
-      if (dot(hit.from_center, along) <= 0 && dot(hit.from_center, before) >= 0) {  // the vertex's own region
-        best = {hit.fraction, normalize(hit.from_center)};
+      if (dot(hit.normal, along) <= 0 && dot(hit.normal, before) >= 0) {  // the vertex's own region
+        best = {hit.fraction, hit.normal};
       }
     }
   }
@@ -239,7 +268,7 @@ RoundedCoreHit first_hit_on_rounded_core(const PolygonView& core, Vec2 origin, V
   const RayCircleHit hit =
       ray_circle_hit(origin, direction, [=] { return length_in_real(direction); }, position.along < 0 || position.extent == 0 ? v1 : v2, core.radius);
   if (!hit.found()) return {none, {}};
-  return {hit.fraction, normalize(hit.from_center)};
+  return {hit.fraction, hit.normal};
 }
 
 }  // namespace detail
@@ -361,9 +390,7 @@ std::optional<RayHit> raycast(const Circle& shape, const Transform& transform, c
   if (!(ray.max_fraction > 0)) return std::nullopt;
   const RayCircleHit hit = ray_circle_hit(from_center, ray.translation, [&] { return length_in_real(ray.translation); }, {}, shape.radius);
   if (!hit.found() || hit.fraction > ray.max_fraction) return std::nullopt;
-  // The offset's length is the radius to round-off, so dividing by it normalises without a root.
-  return RayHit{hit.fraction, ray.origin + hit.fraction * ray.translation,
-                shape.radius > 0 ? (Real(1) / shape.radius) * hit.from_center : Vec2{}, false};
+  return RayHit{hit.fraction, ray.origin + hit.fraction * ray.translation, hit.normal, false};
 }
 
 std::optional<RayHit> raycast(const Capsule& shape, const Transform& transform, const Ray& ray) {

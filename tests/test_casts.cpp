@@ -1873,6 +1873,68 @@ TEST(Raycast, ACircleHitByATinyTranslationOverAHugeFraction) {
   }
 }
 
+// A circle's ray is solved in one root from squares of products (r^2 |d|^2, cross(d, s)^2) where
+// those are normal numbers not too near overflow, and over |d| (two roots) outside that range. Both
+// forms against the closed form in long double: radii from 1e-12 to 1e15 and translations from
+// 1e-15 to 1e15 long (1e-60 to 1e60 and 1e-150 to 1e60 in double), so that r^2 |d|^2 runs from
+// underflow to overflow; the circle's centre away from its pose's position and turned; rays
+// passing at most 0.9 radii from the centre, where the normal is well conditioned. Checked: the
+// fraction (times |d|, a distance) and the point within 64 epsilons of the coordinates' magnitude,
+// the normal within 64 epsilons of |origin - centre| over the radius, and its length.
+TEST(Raycast, CircleRaysAtEveryScaleMatchTheClosedForm) {
+  using Long = long double;
+  std::mt19937 random(2026);
+  std::uniform_real_distribution<double> unit(-1, 1);
+  const double radius_exponents[2] = {-12, kFloat ? 15.0 : 60.0};
+  const double length_exponents[2] = {kFloat ? -15.0 : -150.0, kFloat ? 15.0 : 60.0};
+  int scaled_form = 0, form_over_length = 0;
+  for (int radius_step = 0; radius_step <= 9; ++radius_step) {
+    for (int length_step = 0; length_step <= 9; ++length_step) {
+      const Real radius = R(std::pow(10.0, radius_exponents[0] + (radius_exponents[1] - radius_exponents[0]) * radius_step / 9));
+      const Real length = R(std::pow(10.0, length_exponents[0] + (length_exponents[1] - length_exponents[0]) * length_step / 9));
+      const Long scaled = Long(radius) * Long(radius) * Long(length) * Long(length);
+      const bool in_range = scaled >= Long(std::numeric_limits<Real>::min()) * 4 && scaled <= Long(std::numeric_limits<Real>::max()) / 64 &&
+                            Long(radius) * radius >= 1e-18L && Long(length) * length >= 1e-18L;
+      ++(in_range ? scaled_form : form_over_length);
+      for (int trial = 0; trial < 8; ++trial) {
+        SCOPED_TRACE("radius " + std::to_string(double(radius)) + ", translation " + std::to_string(double(length)) + ", trial " +
+                     std::to_string(trial));
+        const Transform pose = Transform::from({R(radius * 3 * unit(random)), R(radius * 3 * unit(random))}, R(3 * unit(random)));
+        const Vec2 local_center{R(radius * unit(random)), R(radius * unit(random))};
+        const Real heading = R(3 * unit(random));
+        const Vec2 along{std::cos(heading), std::sin(heading)};
+        const Vec2 center = transform_point(pose, local_center);
+        const Vec2 origin = center - R(4) * radius * along + R(0.9 * unit(random)) * radius * left_perpendicular(along);
+        const Ray ray{origin, length * along, R(8) * radius / length};
+        // The closed form from the inputs as they are, in long double: the centre placed exactly.
+        const Long center_x = Long(pose.position.x) + Long(pose.rotation.cosine) * local_center.x - Long(pose.rotation.sine) * local_center.y;
+        const Long center_y = Long(pose.position.y) + Long(pose.rotation.sine) * local_center.x + Long(pose.rotation.cosine) * local_center.y;
+        const Long sx = Long(origin.x) - center_x, sy = Long(origin.y) - center_y, dx = ray.translation.x, dy = ray.translation.y;
+        const Long a = dx * dx + dy * dy, b = sx * dx + sy * dy, c = sx * sx + sy * sy - Long(radius) * radius;
+        const Long discriminant = b * b - a * c;
+        ASSERT_GT(discriminant, 0);  // the premise: every ray passes within 0.9 radii of the centre
+        const Long fraction = (-b - std::sqrt(discriminant)) / a;
+        const Long normal_x = (sx + fraction * dx) / radius, normal_y = (sy + fraction * dy) / radius;
+        const std::optional<RayHit> hit = raycast(Shape(Circle{local_center, radius}), pose, ray);
+        ASSERT_TRUE(hit.has_value());
+        EXPECT_FALSE(hit->inside);
+        const Long magnitude = std::abs(Long(origin.x)) + std::abs(Long(origin.y)) + std::abs(center_x) + std::abs(center_y) + radius;
+        const Long band = 64 * Long(kEps) * magnitude;
+        EXPECT_LE(std::abs(Long(hit->fraction) - fraction) * std::sqrt(a), band) << double(fraction);
+        EXPECT_LE(std::abs(Long(hit->point.x) - (origin.x + fraction * dx)), band);
+        EXPECT_LE(std::abs(Long(hit->point.y) - (origin.y + fraction * dy)), band);
+        const Long normal_band = 64 * Long(kEps) * std::sqrt(sx * sx + sy * sy) / radius;
+        EXPECT_LE(std::abs(Long(hit->normal.x) - normal_x), normal_band) << str(hit->normal);
+        EXPECT_LE(std::abs(Long(hit->normal.y) - normal_y), normal_band) << str(hit->normal);
+        EXPECT_NEAR(double(length_squared(hit->normal)), 1.0, 16 * kEps);
+      }
+    }
+  }
+  // The premise: both forms were asked for, well beyond the range's edges as well as within it.
+  EXPECT_GE(scaled_form, 20);
+  EXPECT_GE(form_over_length, 20);
+}
+
 // A support function that never settles: the n-th call answers the point (1 - 1/(n + 1)) along the
 // asked direction, a disc that grows with every question, so each support point is a little
 // farther out than all before it and GJK's progress never stops. No shape of the library does
