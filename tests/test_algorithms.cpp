@@ -74,6 +74,33 @@ Real brute_distance(const Polygon& a, const Polygon& b, const Transform& b_to_a)
 
 // ---------------------------------------------------------------- GJK
 
+// GJK's loop compares lengths scaled by its search direction's length without taking that
+// length, from |x| + |y| (between |search| and sqrt(2) |search|), and takes the root only between
+// those bounds. Against the comparison with the exact length (long double): search directions
+// along an axis, along a diagonal (where the two bounds are furthest apart) and at random angles
+// and lengths from 1e-15 to 1e15, each against values 0.1%, 10% and 35% either side of
+// band x |search|, both for an edge's perpendicular and for a single vertex.
+TEST(Gjk, SearchDirectionComparesScaledLengthsAsWithTheRoot) {
+  std::mt19937 random(12);
+  std::uniform_real_distribution<double> angle(0, 2 * std::numbers::pi), exponent(-15, 15);
+  for (int trial = 0; trial < 3000; ++trial) {
+    const double length = std::pow(10.0, exponent(random));
+    const double turn = trial % 3 == 0 ? 0 : (trial % 3 == 1 ? std::numbers::pi / 4 + std::numbers::pi / 2 * (trial % 4) : angle(random));
+    const Vec2 search{static_cast<Real>(length * std::cos(turn)), static_cast<Real>(length * std::sin(turn))};
+    const long double exact_length = std::sqrt((long double)search.x * search.x + (long double)search.y * search.y);
+    const Real band = static_cast<Real>(std::pow(10.0, exponent(random) / 3));
+    for (const bool edge : {true, false}) {
+      for (const double factor : {0.65, 0.9, 0.999, 1.001, 1.1, 1.35}) {
+        const Real scaled = static_cast<Real>(factor * double(band) * double(exact_length));
+        // A vertex's search is the vertex itself, and its scaled distance |vertex|^2.
+        const detail::SearchDirection toward{search, edge ? scaled : length_squared(search), edge};
+        const bool expected = (long double)scaled <= (long double)band * exact_length;
+        EXPECT_EQ(toward.scaled_at_most(scaled, band), expected) << "search (" << search.x << ", " << search.y << "), factor " << factor;
+      }
+    }
+  }
+}
+
 TEST(Gjk, TraceRecordsEverySimplex) {
   const Polygon a = make_box(1, 1).value();
   const Polygon b = regular(12, 1, {}, Real(0.1));

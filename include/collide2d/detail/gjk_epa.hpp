@@ -313,9 +313,18 @@ struct SearchDirection {
   /// |search|. The edge's perpendicular, an edge of B - A: its square neither overflows nor,
   /// guarded, underflows.
   Real length() const { return along_edge_normal ? length_in_real(search) : std::sqrt(scaled_distance); }
+  /// True when `scaled`, a length times |search|, is at most `band` (a length) times |search|.
+  /// Decided without a root where |x| + |y| of `search` (between |search| and sqrt(2) |search|)
+  /// tells, which is every comparison farther from the band's edge than that factor: the root
+  /// is taken between those bounds only.
+  bool scaled_at_most(Real scaled, Real band) const {
+    const Real magnitude = std::abs(search.x) + std::abs(search.y);
+    if (scaled <= band * (Real(0.7071) * magnitude)) return true;  // 0.7071 < 1 / sqrt(2)
+    if (scaled > band * magnitude) return false;
+    return scaled <= band * length();
+  }
   /// True when the simplex passes within `band` of the origin: its distance is at most the band.
-  /// `search_length` is length(), taken once by the caller.
-  bool within(Real band, Real search_length) const { return scaled_distance <= band * search_length; }
+  bool within(Real band) const { return scaled_at_most(scaled_distance, band); }
   /// The unit direction toward the simplex and the simplex's distance along it, given length()
   /// and a point of the simplex.
   void unit_and_distance(Vec2 simplex_point, Real search_length, Vec2& unit, Real& distance) const {
@@ -371,7 +380,6 @@ GjkResult gjk(const A& a, const B& b, const Transform& b_to_a, const GjkOptions&
 
   detail::BarycentricWeights weights;
   detail::SearchDirection toward{};  // toward the simplex the loop ended with
-  Real search_length = 0;    // |toward.search|
   Real tolerance = 0;        // the touching band of the simplex's features
   bool overlapping = false, stopped_early = false;
   IterationStatus status = IterationStatus::converged;
@@ -387,8 +395,7 @@ GjkResult gjk(const A& a, const B& b, const Transform& b_to_a, const GjkOptions&
       break;
     }
     toward = detail::direction_to_simplex(simplex);
-    search_length = toward.length();
-    if (toward.within(tolerance, search_length)) {
+    if (toward.within(tolerance)) {
       overlapping = true;
       break;
     }
@@ -404,13 +411,14 @@ GjkResult gjk(const A& a, const B& b, const Transform& b_to_a, const GjkOptions&
     ++iterations;
     // Every point of D is at least scaled_lower / |search| far; compared scaled by |search|.
     const Real scaled_lower = dot(next.point, toward.search);
-    if (options.separation_limit >= 0 && scaled_lower > (options.separation_limit + tolerance) * search_length) {
+    if (options.separation_limit >= 0 && !toward.scaled_at_most(scaled_lower, options.separation_limit + tolerance)) {
       stopped_early = true;
-      toward.unit_and_distance(simplex.vertices[0].point, search_length, direction, closest_length);
+      toward.unit_and_distance(simplex.vertices[0].point, toward.length(), direction, closest_length);
       closest_length = dot(next.point, direction);  // report the proven lower bound, as GjkResult documents
       break;
     }
-    if (toward.scaled_distance - scaled_lower <= std::max(tolerance * search_length, round_off(toward.scaled_distance))) break;
+    const Real scaled_progress = toward.scaled_distance - scaled_lower;
+    if (scaled_progress <= round_off(toward.scaled_distance) || toward.scaled_at_most(scaled_progress, tolerance)) break;
     if (detail::holds_point(simplex, next.point)) break;  // repeated
     simplex.measure(simplex.count, placement);
     ++simplex.count;
@@ -422,7 +430,7 @@ GjkResult gjk(const A& a, const B& b, const Transform& b_to_a, const GjkOptions&
     point_a += weights[i] * simplex.vertices[i].point_a;
     point_b += weights[i] * simplex.vertices[i].point_b;
   }
-  if (!overlapping && !stopped_early) toward.unit_and_distance(simplex.vertices[0].point, search_length, direction, closest_length);
+  if (!overlapping && !stopped_early) toward.unit_and_distance(simplex.vertices[0].point, toward.length(), direction, closest_length);
   if (options.cache != nullptr) {
     options.cache->count = simplex.count;
     for (int i = 0; i < simplex.count; ++i) {
