@@ -49,7 +49,7 @@ constexpr Real contact_tolerance(Real feature_magnitude) { return round_off(feat
 /// transform's kind is worked out once, for loops that place many points with one transform.
 class PlacementRoundOff {
  public:
-  constexpr explicit PlacementRoundOff(const Transform& placement)
+  [[gnu::always_inline]] constexpr explicit PlacementRoundOff(const Transform& placement)
       : position_(placement.position), moves_(placement != Transform{}), turns_(placement.rotation != Rot{}) {}
   /// The magnitude placing a point at `placed_point` (the transform's parent frame) added.
   constexpr Real magnitude(Vec2 placed_point) const {

@@ -125,7 +125,7 @@ MinkowskiVertex minkowski_support(const A& a, const B& b, const Transform& b_to_
 /// The magnitude behind a Minkowski vertex's round-off: its point on B - A (what GJK and EPA
 /// compute with), and B's support point where placing B in A's frame rounded it.
 /// `placement` is that of b_to_a.
-inline Real difference_magnitude(const MinkowskiVertex& vertex, const PlacementRoundOff& placement) {
+[[gnu::always_inline]] inline Real difference_magnitude(const MinkowskiVertex& vertex, const PlacementRoundOff& placement) {
   return std::max(coordinate_magnitude(vertex.point), placement.magnitude(vertex.point_b));
 }
 
@@ -143,7 +143,9 @@ struct MeasuredSimplex {
   int count;                               ///< 1 to 3
 
   /// Sets vertex `index`'s magnitude from its points; `placement` is that of b_to_a.
-  void measure(int index, const PlacementRoundOff& placement) { vertices[index].magnitude = difference_magnitude(vertices[index], placement); }
+  [[gnu::always_inline]] void measure(int index, const PlacementRoundOff& placement) {
+    vertices[index].magnitude = difference_magnitude(vertices[index], placement);
+  }
   /// The plain simplex (slots not in use read as zero).
   Simplex plain() const {
     Simplex simplex;
@@ -175,7 +177,7 @@ struct BarycentricWeights {
 /// region holds the origin (an end, or the whole segment), with the barycentric weight of each
 /// remaining vertex. True when the second vertex is kept.
 template <class AnySimplex>
-bool reduce_segment(AnySimplex& simplex, BarycentricWeights& weights) {
+[[gnu::always_inline]] inline bool reduce_segment(AnySimplex& simplex, BarycentricWeights& weights) {
   const Vec2 w1 = simplex.vertices[0].point, w2 = simplex.vertices[1].point;
   // The weight of w1 is the origin's projection measured from w2, and vice versa.
   const Vec2 e12 = w2 - w1;
