@@ -433,14 +433,6 @@ std::optional<RayHit> raycast(const Segment& shape, const Transform& transform, 
 
 namespace {
 
-/// The lane holding the vertex after vertex (group x lane_count + lane) of a polygon of
-/// `count` vertices, counted in the pair (that group's lanes, the other group's lanes).
-constexpr int next_vertex_lane(int count, int group, int lane) {
-  constexpr int lanes = detail::lane_count;
-  const int vertex = group * lanes + lane, next = vertex + 1 < count ? vertex + 1 : 0;
-  return next / lanes == group ? next % lanes : lanes + next % lanes;
-}
-
 /// What cast_clear_of_vertices decided: a hit (its fraction and the entering edge's normal, in
 /// the polygon's frame), a miss, or nothing (the exact clip decides).
 struct ClearCast {
@@ -487,33 +479,22 @@ ClearCast cast_clear_of_vertices(const Polygon& shape, const Ray& ray, Vec2 orig
   const unsigned right_after = ~((left >> 1) | ((left & 1u) << (count - 1)));  // bit i: vertex i + 1 lies right
   const unsigned entering = left & right_after;
   if ((entering & (entering - 1)) != 0) return {ClearCast::undecided, 0, {}};
-  // Where the line crosses each edge from vertex i to i + 1, for every edge at once (the entering
-  // one picked after): the cross products fall to zero at w = side_i / (side_i - side_next) of the
-  // way along it, in [0, 1] for an edge the line crosses, so the crossing lies on the edge
+  // Where the line crosses the entering edge, from vertex i to i + 1: the cross products fall to
+  // zero at w = side_i / (side_i - side_next) of the way along it, in [0, 1] for an edge the line crosses, so the crossing lies on the edge
   // whatever the angle (an offset over a shallow slope would not), and its fraction is the
   // projections' fraction there over |direction|^2 (quotients of products of two lengths only).
   const Real direction_squared = dot(direction, direction), inverse_direction_squared = Real(1) / direction_squared;
-  std::array<Real, groups * lanes> crossings;
-  auto cross_edges_of_group = [&]<int group>() {
-    constexpr int other = groups - 1 - group;
-    // The lanes, in (this group, the other group), holding each lane's next vertex.
-    constexpr int next_0 = next_vertex_lane(count, group, 0), next_1 = next_vertex_lane(count, group, 1);
-    constexpr int next_2 = next_vertex_lane(count, group, 2), next_3 = next_vertex_lane(count, group, 3);
-    const detail::RealLanes side_next = __builtin_shufflevector(side[group], side[other], next_0, next_1, next_2, next_3);
-    const detail::RealLanes along_next = __builtin_shufflevector(along[group], along[other], next_0, next_1, next_2, next_3);
-    const detail::RealLanes crossing = (along[group] + side[group] / (side[group] - side_next) * (along_next - along[group])) * inverse_direction_squared;
-    std::memcpy(&crossings[group * lanes], &crossing, sizeof(detail::RealLanes));
-  };
-  cross_edges_of_group.template operator()<0>();
-  if constexpr (groups == 2) cross_edges_of_group.template operator()<1>();
   // From an origin more than the band outside the entering edge's line, the entry is the hit of
   // the banded clip too. Nearer (inside, on the surface, the polygon behind), or a direction whose
   // square underflows, the exact clip decides.
-  const int edge = std::countr_zero(entering);
+  const int edge = std::countr_zero(entering), next = edge + 1 == count ? 0 : edge + 1;
   const Vec2 normal = shape.normals()[edge];
   const Real offset = dot(normal, vertices[edge] - origin);  // the origin's depth inside the edge's line
   if (!(offset < -band) || !(direction_squared >= std::numeric_limits<Real>::min())) return {ClearCast::undecided, 0, {}};
-  const Real fraction = crossings[edge];
+  std::array<Real, groups * lanes> sides, alongs;
+  std::memcpy(sides.data(), side.data(), sizeof(sides));
+  std::memcpy(alongs.data(), along.data(), sizeof(alongs));
+  const Real fraction = (alongs[edge] + sides[edge] / (sides[edge] - sides[next]) * (alongs[next] - alongs[edge])) * inverse_direction_squared;
   if (fraction <= ray.max_fraction) return {ClearCast::hit, fraction, normal};
   // Entered past the ray's end: a miss when that end lies more than the band outside the line.
   if (ray.max_fraction * dot(normal, direction) - offset > band) return {ClearCast::miss, 0, {}};
