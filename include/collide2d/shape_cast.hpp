@@ -527,7 +527,7 @@ std::optional<CastHit> gjk_ray_cast(const A& a, const Transform& transform_a, co
     // loop divides only for the step.
     const SearchDirection toward = simplex.count == 3 ? SearchDirection{} : direction_to_simplex(simplex);
     const Real search_length = simplex.count == 3 ? Real(0) : toward.length();
-    if (simplex.count == 3 || toward.within(band)) {  // the cores touch: EPA gives the normal
+    if (simplex.count == 3 || toward.within(band, search_length)) {  // the cores touch: EPA gives the normal
       if (time == 0) return touching_at_start();
       const EpaResult expansion = epa(a, b, b_to_a, simplex.plain());
       return place_contact(hit, time, transform_a, expansion.normal, expansion.point_a, expansion.point_b, radius_a, radius_b);

@@ -320,13 +320,16 @@ struct SearchDirection {
   /// tells, which is every comparison farther from the band's edge than that factor: the root
   /// is taken between those bounds only.
   bool scaled_at_most(Real scaled, Real band) const {
-    const Real magnitude = std::abs(search.x) + std::abs(search.y);
+    const Real magnitude = coordinate_magnitude(search);
     if (scaled <= band * (Real(0.7071) * magnitude)) return true;  // 0.7071 < 1 / sqrt(2)
     if (scaled > band * magnitude) return false;
     return scaled <= band * length();
   }
   /// True when the simplex passes within `band` of the origin: its distance is at most the band.
   bool within(Real band) const { return scaled_at_most(scaled_distance, band); }
+  /// The same, for a caller that has taken length() already (the shape cast's loop needs it for
+  /// its step): compared with it, with no bounds.
+  bool within(Real band, Real search_length) const { return scaled_distance <= band * search_length; }
   /// The unit direction toward the simplex and the simplex's distance along it, given length()
   /// and a point of the simplex.
   void unit_and_distance(Vec2 simplex_point, Real search_length, Vec2& unit, Real& distance) const {
