@@ -38,7 +38,7 @@ void register_raycast(const std::string& name, std::uint32_t seed, std::function
   auto cases = make_lazy<RayCases<Shape>>([=] { return make_ray_cases<Shape>(seed, make_shape); });
   add_benchmark(benchmark_name("raycast", name, "ours"), [cases](benchmark::State& state) {
     const auto& set = cases->get();
-    time_cycle(state, [&](std::size_t i) {
+    time_cases(state, [&](std::size_t i) {
       const auto& ray_case = set.cases[i];
       return collide2d::raycast(ray_case.shape, ray_case.transform, ray_case.ray);
     });
@@ -65,7 +65,7 @@ void register_raycast(const std::string& name, std::uint32_t seed, std::function
         const auto ours = collide2d::raycast(ray_case.shape, ray_case.transform, ray_case.ray);
         if (ours && hit && std::abs(double(ours->fraction) - double(output.fraction)) > 1e-4) ++fraction_mismatch;
       }
-      time_cycle(state, box2d_raycast);
+      time_cases(state, box2d_raycast);
       agreement.report(state);
       state.counters["fraction_mismatch"] = double(fraction_mismatch);
     });
@@ -94,7 +94,7 @@ void register_raycast(const std::string& name, std::uint32_t seed, std::function
       const auto ours = collide2d::raycast(ray_case.shape, ray_case.transform, ray_case.ray);
       if (ours && hit && std::abs(double(ours->fraction) - info.alpha) > 1e-4) ++fraction_mismatch;
     }
-    time_cycle(state, chipmunk_raycast);
+    time_cases(state, chipmunk_raycast);
     agreement.report(state);
     state.counters["fraction_mismatch"] = double(fraction_mismatch);
   });
@@ -146,7 +146,7 @@ void register_shape_cast(const std::string& name, std::uint32_t seed, std::funct
   auto cases = make_lazy<Cases>([=] { return make_shape_cast_cases<ShapeA, ShapeB>(seed, make_a, make_b); });
   add_benchmark(benchmark_name("shape_cast", name, "ours"), [cases](benchmark::State& state) {
     const auto& set = cases->get();
-    time_cycle(state, [&](std::size_t i) {
+    time_cases(state, [&](std::size_t i) {
       const auto& cast = set.cases[i];
       return collide2d::shape_cast(cast.a, cast.transform_a, cast.b, cast.transform_b, cast.translation_b);
     });
@@ -182,7 +182,7 @@ void register_shape_cast(const std::string& name, std::uint32_t seed, std::funct
       agreement.add(cast.hit, hit, cast.smallest_gap);
       if (cast.hit && hit) time_difference.add(cast.time, double(output.lambda));
     }
-    time_cycle(state, box2d_shape_cast);
+    time_cases(state, box2d_shape_cast);
     agreement.report(state);
     time_difference.report(state);
   });
@@ -195,7 +195,7 @@ void register_time_of_impact(const std::string& name, std::uint32_t seed, std::f
   auto cases = make_lazy<Cases>([=] { return make_time_of_impact_cases<ShapeA, ShapeB>(seed, make_a, make_b); });
   add_benchmark(benchmark_name("time_of_impact", name, "ours"), [cases](benchmark::State& state) {
     const auto& set = cases->get();
-    time_cycle(state, [&](std::size_t i) {
+    time_cases(state, [&](std::size_t i) {
       const auto& cast = set.cases[i];
       return collide2d::time_of_impact(cast.a, cast.sweep_a, cast.b, cast.sweep_b);
     });
@@ -233,7 +233,7 @@ void register_time_of_impact(const std::string& name, std::uint32_t seed, std::f
       agreement.add(cast.hit, hit, cast.smallest_gap);
       if (cast.hit && hit) time_difference.add(cast.time, double(output.t));
     }
-    time_cycle(state, box2d_time_of_impact);
+    time_cases(state, box2d_time_of_impact);
     agreement.report(state);
     time_difference.report(state);
     state.counters["box2d_failed"] = double(failed);

@@ -46,7 +46,7 @@ void register_collide(const PairFamily<ShapeA, ShapeB>& family) {
     const auto& set = cases->get();
     std::size_t touching = 0;
     for (const auto& pair : set.cases) touching += collide2d::collide(pair.a, pair.transform_a, pair.b, pair.transform_b).point_count > 0;
-    time_cycle(state, [&](std::size_t i) {
+    time_cases(state, [&](std::size_t i) {
       const auto& pair = set.cases[i];
       return collide2d::collide(pair.a, pair.transform_a, pair.b, pair.transform_b);
     });
@@ -77,7 +77,7 @@ void register_collide(const PairFamily<ShapeA, ShapeB>& family) {
           }
         }
         if (world_manifold) {
-          time_cycle(state, [&](std::size_t i) {
+          time_cases(state, [&](std::size_t i) {
             b2Manifold manifold;
             box2d_collide(&manifold, peer.shapes_a[i], peer.transforms_a[i], peer.shapes_b[i], peer.transforms_b[i]);
             b2WorldManifold world;
@@ -85,7 +85,7 @@ void register_collide(const PairFamily<ShapeA, ShapeB>& family) {
             return world;
           });
         } else {
-          time_cycle(state, [&](std::size_t i) {
+          time_cases(state, [&](std::size_t i) {
             b2Manifold manifold;
             box2d_collide(&manifold, peer.shapes_a[i], peer.transforms_a[i], peer.shapes_b[i], peer.transforms_b[i]);
             return manifold;
@@ -112,7 +112,7 @@ void register_collide(const PairFamily<ShapeA, ShapeB>& family) {
     }
     // Cases (of case_count) in which Chipmunk warned, e.g. that its EPA ran 20 iterations.
     const std::size_t warnings = chipmunk_warning_count() - warnings_before;
-    time_cycle(state, [&](std::size_t i) { return cpShapesCollide(peer.shapes_a[i].get(), peer.shapes_b[i].get()); });
+    time_cases(state, [&](std::size_t i) { return cpShapesCollide(peer.shapes_a[i].get(), peer.shapes_b[i].get()); });
     agreement.report(state);
     state.counters["chipmunk_warnings"] = double(warnings);
     state.counters["normal_mismatch"] = double(normal_mismatch);
@@ -124,7 +124,7 @@ void register_overlap_and_penetration(const PairFamily<ShapeA, ShapeB>& family) 
   auto cases = family.cases;
   add_benchmark(benchmark_name("overlap", family.name, "ours"), [cases](benchmark::State& state) {
     const auto& set = cases->get();
-    time_cycle(state, [&](std::size_t i) {
+    time_cases(state, [&](std::size_t i) {
       const auto& pair = set.cases[i];
       return collide2d::overlap(pair.a, pair.transform_a, pair.b, pair.transform_b);
     });
@@ -140,13 +140,13 @@ void register_overlap_and_penetration(const PairFamily<ShapeA, ShapeB>& family) 
       };
       Agreement agreement;
       for (std::size_t i = 0; i < case_count; ++i) agreement.add(set.cases[i].overlapping, box2d_overlap(i), set.cases[i].gap);
-      time_cycle(state, box2d_overlap);
+      time_cases(state, box2d_overlap);
       agreement.report(state);
     });
   }
   add_benchmark(benchmark_name("penetration", family.name, "ours"), [cases](benchmark::State& state) {
     const auto& set = cases->get();
-    time_cycle(state, [&](std::size_t i) {
+    time_cases(state, [&](std::size_t i) {
       const auto& pair = set.cases[i];
       return collide2d::penetration(pair.a, pair.transform_a, pair.b, pair.transform_b);
     });
@@ -155,16 +155,22 @@ void register_overlap_and_penetration(const PairFamily<ShapeA, ShapeB>& family) 
 }
 
 /// Warm-started distance alternates each case between two poses of B (moved by 0.01 and turned by
-/// up to 0.01 rad) on successive passes, so each query starts from the simplex of the other pose,
-/// as from the previous frame in a simulation.
-bool warm_pose_is_moved(std::size_t iteration) { return ((iteration / case_count) & 1) != 0; }
+/// up to 0.01 rad) on its successive visits, so each query starts from the simplex of the other
+/// pose, as from the previous frame in a simulation: one flag per case says which pose comes next.
+class WarmPoses {
+ public:
+  bool next_is_moved(std::size_t index) { return (moved_[index] ^= 1) != 0; }
+
+ private:
+  std::vector<unsigned char> moved_ = std::vector<unsigned char>(case_count, 0);
+};
 
 template <class ShapeA, class ShapeB>
 void register_distance(const PairFamily<ShapeA, ShapeB>& family) {
   auto cases = family.cases;
   add_benchmark(benchmark_name("distance_cold", family.name, "ours"), [cases](benchmark::State& state) {
     const auto& set = cases->get();
-    time_cycle(state, [&](std::size_t i) {
+    time_cases(state, [&](std::size_t i) {
       const auto& pair = set.cases[i];
       return collide2d::distance(pair.a, pair.transform_a, pair.b, pair.transform_b);
     });
@@ -173,14 +179,14 @@ void register_distance(const PairFamily<ShapeA, ShapeB>& family) {
   add_benchmark(benchmark_name("distance_warm", family.name, "ours"), [cases](benchmark::State& state) {
     const auto& set = cases->get();
     std::vector<collide2d::SimplexCache> caches(case_count);
-    std::size_t iteration = 0;
+    CaseOrder order;
+    WarmPoses poses;
     for (auto _ : state) {
-      const std::size_t i = iteration & case_index_mask;
+      const std::size_t i = order.next();
       const auto& pair = set.cases[i];
-      const Transform& transform_b = warm_pose_is_moved(iteration) ? pair.moved_transform_b : pair.transform_b;
+      const Transform& transform_b = poses.next_is_moved(i) ? pair.moved_transform_b : pair.transform_b;
       auto result = collide2d::distance(pair.a, pair.transform_a, pair.b, transform_b, {.cache = &caches[i]});
       benchmark::DoNotOptimize(result);
-      ++iteration;
     }
     state.counters["cases"] = double(case_count);
   });
@@ -205,7 +211,7 @@ void register_distance(const PairFamily<ShapeA, ShapeB>& family) {
       agreement.add(ours.overlapping, output.distance == 0, pair.gap);
       if (std::abs(double(ours.distance) - double(output.distance)) > 1e-3) ++distance_mismatch;
     }
-    time_cycle(state, box2d_distance);
+    time_cases(state, box2d_distance);
     agreement.report(state);
     state.counters["distance_mismatch"] = double(distance_mismatch);
   });
@@ -213,14 +219,14 @@ void register_distance(const PairFamily<ShapeA, ShapeB>& family) {
     const auto& peer = *box2d->get();
     std::vector<b2SimplexCache> caches(case_count);
     for (auto& cache : caches) cache.count = 0;
-    std::size_t iteration = 0;
+    CaseOrder order;
+    WarmPoses poses;
     for (auto _ : state) {
-      const std::size_t i = iteration & case_index_mask;
-      const b2DistanceInput& input = warm_pose_is_moved(iteration) ? peer.moved_distance_inputs[i] : peer.distance_inputs[i];
+      const std::size_t i = order.next();
+      const b2DistanceInput& input = poses.next_is_moved(i) ? peer.moved_distance_inputs[i] : peer.distance_inputs[i];
       b2DistanceOutput output;
       b2Distance(&output, &caches[i], &input);
       benchmark::DoNotOptimize(output);
-      ++iteration;
     }
     state.counters["cases"] = double(case_count);
   });
@@ -286,7 +292,7 @@ void register_compound_benchmarks() {
   auto cases = make_lazy<CompoundCases>(make_compound_cases);
   add_benchmark(benchmark_name("penetration", "compound-mixed", "ours"), [cases](benchmark::State& state) {
     const CompoundCases& set = cases->get();
-    time_cycle(state, [&](std::size_t i) {
+    time_cases(state, [&](std::size_t i) {
       const CompoundCases::Pair& pair = set.cases[i];
       return collide2d::penetration(set.shapes[pair.a], pair.transform_a, set.shapes[pair.b], pair.transform_b);
     });

@@ -21,7 +21,7 @@ using collide2d::Real;
 using collide2d::Transform;
 using collide2d::Vec2;
 
-/// Cases per benchmark; the timing loop cycles through them (index & case_index_mask).
+/// Cases per benchmark; the timing loop visits them in a random order (bench_support.hpp, CaseOrder).
 inline constexpr std::size_t case_count = 256;
 inline constexpr std::size_t case_index_mask = case_count - 1;
 static_assert((case_count & case_index_mask) == 0, "case_count must be a power of two");
