@@ -136,19 +136,21 @@ inline Real circle_feature_tolerance(const PolygonView& core, const CoreFeature&
 // The face of largest separation and its Voronoi regions (face, either end vertex) give the
 // nearest feature (a point outside the face, by however little, may be nearer one of its ends).
 // A caller that only needs to know whether the point is within `apart_beyond` of the core gets,
-// as soon as a face separates it by more, that face and its separation (a lower bound of the
-// distance) without the rest of the search. A circle's touching band against the answer is
+// when the largest separation is more, that face and its separation (a lower bound of the
+// distance) without the Voronoi tests. A circle's touching band against the answer is
 // circle_feature_tolerance, taken only by a caller that needs it.
 inline CoreFeature nearest_core_feature(const PolygonView& core, Vec2 point, Real apart_beyond) {
+  // Every face's separation, the largest (the first of equals) kept by selects, not branches:
+  // which face wins is unpredictable from one query to the next, and a branch per face (or a stop
+  // at the first face beyond apart_beyond) cost polygon8-circle manifolds 49 ns against Box2D's 36
+  // with the cases in random order.
   int face = 0;
-  Real face_separation = -std::numeric_limits<Real>::max();
-  for (int i = 0; i < core.count(); ++i) {
+  Real face_separation = dot(core.normals[0], point - core.vertices[0]);
+  for (int i = 1; i < core.count(); ++i) {
     const Real separation = dot(core.normals[i], point - core.vertices[i]);
-    if (separation > face_separation) {
-      face_separation = separation;
-      face = i;
-      if (separation > apart_beyond) break;  // the distance is at least this: the caller needs no more
-    }
+    const bool larger = separation > face_separation;
+    face = larger ? i : face;
+    face_separation = larger ? separation : face_separation;
   }
   const Vec2 normal = core.normals[face];
   CoreFeature nearest{point - face_separation * normal, normal, face_separation, face, false, face};
