@@ -140,18 +140,13 @@ inline Real circle_feature_tolerance(const PolygonView& core, const CoreFeature&
 // distance) without the Voronoi tests. A circle's touching band against the answer is
 // circle_feature_tolerance, taken only by a caller that needs it.
 inline CoreFeature nearest_core_feature(const PolygonView& core, Vec2 point, Real apart_beyond) {
-  // Every face's separation, the largest (the first of equals) kept by selects, not branches:
+  // Every face's separation, the largest (the first of equals) kept without a branch (keep_larger):
   // which face wins is unpredictable from one query to the next, and a branch per face (or a stop
   // at the first face beyond apart_beyond) cost polygon8-circle manifolds 49 ns against Box2D's 36
   // with the cases in random order.
   int face = 0;
   Real face_separation = dot(core.normals[0], point - core.vertices[0]);
-  for (int i = 1; i < core.count(); ++i) {
-    const Real separation = dot(core.normals[i], point - core.vertices[i]);
-    const bool larger = separation > face_separation;
-    face = larger ? i : face;
-    face_separation = larger ? separation : face_separation;
-  }
+  for (int i = 1; i < core.count(); ++i) keep_larger(dot(core.normals[i], point - core.vertices[i]), i, face_separation, face);
   const Vec2 normal = core.normals[face];
   CoreFeature nearest{point - face_separation * normal, normal, face_separation, face, false, face};
   if (face_separation > apart_beyond) return nearest;

@@ -385,6 +385,30 @@ TEST(Polygon, SupportIndexMatchesBruteForce) {
   std::printf("checked %d cases\n", checked);
 }
 
+// keep_larger, the step of every search for a largest value (support points, faces): against a
+// plain scan, on runs with ties, negatives, infinities and NaN, every prefix.
+TEST(Polygon, KeepLargerKeepsTheFirstOfTheLargest) {
+  const Real inf = std::numeric_limits<Real>::infinity(), nan = std::numeric_limits<Real>::quiet_NaN();
+  const std::vector<std::vector<Real>> runs = {
+      {1, 2, 3}, {3, 2, 1}, {2, 2, 2}, {-1, -3, -1, -0.5F}, {0, -0.0F, 0}, {1, inf, inf, 2}, {-inf, -inf}, {1, nan, 2, nan, 2}, {5, 7, 7, 6, 7, 1}};
+  int checked = 0;
+  for (const auto& run : runs) {
+    for (std::size_t length = 1; length <= run.size(); ++length) {
+      Real best_value = run[0];
+      int best_index = 0;
+      for (std::size_t i = 1; i < length; ++i) keep_larger(run[i], static_cast<int>(i), best_value, best_index);
+      int expected = 0;  // the first index whose value is larger than every earlier kept one
+      for (std::size_t i = 1; i < length; ++i) {
+        if (run[i] > run[static_cast<std::size_t>(expected)]) expected = static_cast<int>(i);
+      }
+      EXPECT_EQ(best_index, expected) << "run " << checked << " length " << length;
+      EXPECT_EQ(best_value, run[static_cast<std::size_t>(expected)]);
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 33);
+}
+
 TEST(Polygon, LargeRegularPolygonNormalsOrdered) {
   std::vector<Vec2> points;
   const int n = 100;

@@ -78,12 +78,7 @@ class Polygon {
     if (count_ > polygon_inline_capacity) return support_index_by_search(direction);
     int best = 0;
     Real best_value = dot(inline_vertices_[0], direction);
-    for (int i = 1; i < count_; ++i) {  // selects, not branches: which vertex wins is unpredictable
-      const Real value = dot(inline_vertices_[i], direction);
-      const bool farther = value > best_value;
-      best = farther ? i : best;
-      best_value = farther ? value : best_value;
-    }
+    for (int i = 1; i < count_; ++i) keep_larger(dot(inline_vertices_[i], direction), i, best_value, best);
     return best;
   }
   /// The core vertex farthest along `direction`.
