@@ -46,6 +46,18 @@ struct PolygonView {
     const int deepest = support_index(-direction), before = previous(deepest);
     return dot(normals[before], direction) < dot(normals[deepest], direction) ? before : deepest;
   }
+  // The edge whose line `point` lies farthest outside (the largest separation, the first of equals),
+  // and that separation: every edge at once in lanes up to polygon_inline_capacity vertices, else
+  // one edge after another; no branch on which edge wins, which changes unpredictably from one
+  // query to the next.
+  int most_separating_edge(Vec2 point, Real& separation) const {
+    if (count() <= lane_count) return most_separating_edge_of_small<1>(point, separation);
+    if (count() <= polygon_inline_capacity) return most_separating_edge_of_small<2>(point, separation);
+    int edge = 0;
+    separation = dot(normals[0], point - vertices[0]);
+    for (int i = 1; i < count(); ++i) keep_larger(dot(normals[i], point - vertices[i]), i, separation, edge);
+    return edge;
+  }
   Real rounding_radius() const { return radius; }
   // Largest distance of a vertex from the local origin plus the radius.
   Real reach() const {
@@ -62,6 +74,17 @@ struct PolygonView {
     Real most;
     int edge;
     greatest_lane<groups>(opposition, count(), most, edge);
+    return edge;
+  }
+  template <int groups>
+  int most_separating_edge_of_small(Vec2 point, Real& separation) const {
+    const PointLanes<groups> normal_lanes = stored_lanes<groups>(normals.data()), vertex_lanes = stored_lanes<groups>(vertices.data());
+    std::array<RealLanes, groups> separations;
+    for (int group = 0; group < groups; ++group) {
+      separations[group] = normal_lanes.x[group] * (point.x - vertex_lanes.x[group]) + normal_lanes.y[group] * (point.y - vertex_lanes.y[group]);
+    }
+    int edge;
+    greatest_lane<groups>(separations, count(), separation, edge);
     return edge;
   }
 };
@@ -140,13 +163,11 @@ inline Real circle_feature_tolerance(const PolygonView& core, const CoreFeature&
 // distance) without the Voronoi tests. A circle's touching band against the answer is
 // circle_feature_tolerance, taken only by a caller that needs it.
 inline CoreFeature nearest_core_feature(const PolygonView& core, Vec2 point, Real apart_beyond) {
-  // Every face's separation, the largest (the first of equals) kept without a branch (keep_larger):
-  // which face wins is unpredictable from one query to the next, and a branch per face (or a stop
-  // at the first face beyond apart_beyond) cost polygon8-circle manifolds 49 ns against Box2D's 36
+  // Every face's separation, without a branch on which is largest: a branch per face (or a stop at
+  // the first face beyond apart_beyond) cost polygon8-circle manifolds 49 ns against Box2D's 36
   // with the cases in random order.
-  int face = 0;
-  Real face_separation = dot(core.normals[0], point - core.vertices[0]);
-  for (int i = 1; i < core.count(); ++i) keep_larger(dot(core.normals[i], point - core.vertices[i]), i, face_separation, face);
+  Real face_separation;
+  const int face = core.most_separating_edge(point, face_separation);
   const Vec2 normal = core.normals[face];
   CoreFeature nearest{point - face_separation * normal, normal, face_separation, face, false, face};
   if (face_separation > apart_beyond) return nearest;
