@@ -500,7 +500,9 @@ std::optional<CastHit> gjk_ray_cast(const A& a, const Transform& transform_a, co
   const Transform start = inverse_compose(transform_a, transform_b);
   const Vec2 motion = inverse_rotate(transform_a.rotation, translation_b);  // B's whole motion, A's frame
   Transform b_to_a = start;
-  MeasuredSimplex simplex{};
+  // Left unset, as gjk()'s: cleared, its 88 bytes took a string store (rep stos) at every cast.
+  UninitializedArray<MeasuredSimplex, 1> simplex_storage;  // every vertex below `count` is written before it is read
+  MeasuredSimplex& simplex = simplex_storage[0];
   const Vec2 toward_origin = length_squared(start.position) > 0 ? -start.position : Vec2{1, 0};
   minkowski_support(a, b, b_to_a, toward_origin, simplex.vertices[0]);
   simplex.measure(0, PlacementRoundOff(b_to_a));
