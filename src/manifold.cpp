@@ -270,10 +270,15 @@ void collide_circles(const Circle& a, const Transform& transform_a, const Circle
   // From A's position in the world's orientation (circle_pair): apart when the centres are farther
   // than the radii, the speculative distance and the touching band together, compared squared;
   // else one point on the line of centres, midway between the surfaces, placed at A's position
-  // last. Concentric circles take +x of A's frame as the normal.
+  // last. Concentric circles take +x of A's frame as the normal. Centres within the radii and the
+  // speculative distance are told first, without the band: that branch goes either way from one
+  // pair to the next, and it then waits on the offset alone, not on the band's magnitudes too.
   const CirclePair pair = circle_pair(a.center, transform_a, b.center, transform_b, a.radius + b.radius);
-  const Real reach = a.radius + b.radius + options.speculative_distance + pair.tolerance;
-  if (reach < 0 || length_squared(pair.offset) > reach * reach) return;
+  const Real within = a.radius + b.radius + options.speculative_distance, squared_distance = length_squared(pair.offset);
+  if (!(within >= 0 && squared_distance <= within * within)) {
+    const Real reach = within + pair.tolerance;
+    if (reach < 0 || squared_distance > reach * reach) return;
+  }
   const Real center_distance = length_in_real(pair.offset);
   const Vec2 normal = pair.normal(center_distance, transform_a);
   closest_point_contact(pair.turned_a, pair.turned_a + pair.offset, normal, center_distance, a.radius, b.radius,
