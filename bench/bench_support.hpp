@@ -46,11 +46,11 @@ inline std::string benchmark_name(const std::string& query, const std::string& c
   return query + "/" + case_name + "/" + library;
 }
 
-/// The order in which a timing loop visits the cases: uniformly at random, the same stream for every
-/// library. Visited in a fixed cycle, the 256 cases repeat their branches' outcomes every 256 queries,
-/// and a processor's branch predictor learns them: on an AMD EPYC (Zen 5) Box2D's box ray took 8 ns
-/// cycled and 42 ns in this order, ours 9.3 and 19 (docs/performance.md, 7 December). A caller's
-/// queries (one shape after another from a broad phase) do not repeat that way.
+/// The order in which a timing loop visits the cases: uniformly at random, the same stream for
+/// every library. Visited in a fixed cycle, the 256 cases repeat their branches' outcomes every
+/// 256 queries, and a processor's branch predictor learns them: on an AMD EPYC (Zen 5) Box2D's box
+/// ray took 8 ns cycled and 42 ns in this order, ours 9.3 and 19 (docs/performance.md, 7 December,
+/// fifth). A caller's queries (one shape after another from a broad phase) do not repeat that way.
 /// The stream is a 32-bit linear congruential generator (Knuth's and Lewis's constants, as in
 /// Numerical Recipes) whose top bits give the index: its low bits repeat with short periods, the
 /// top ones with the full 2^32. It costs a multiply and an add beside the query, on no chain the
