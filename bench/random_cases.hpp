@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <numbers>
@@ -23,8 +24,7 @@ using collide2d::Vec2;
 
 /// Cases per benchmark; the timing loop visits them in a random order (bench_support.hpp, CaseOrder).
 inline constexpr std::size_t case_count = 256;
-inline constexpr std::size_t case_index_mask = case_count - 1;
-static_assert((case_count & case_index_mask) == 0, "case_count must be a power of two");
+static_assert(std::has_single_bit(case_count), "case_count must be a power of two: CaseOrder draws an index from whole bits");
 
 /// Box2D's polygon skin, b2_polygonRadius (2 * b2_linearSlop = 0.01 length units in 2.4.1). Our
 /// polygons in the pair benchmarks are rounded by exactly this, so all libraries collide the same
