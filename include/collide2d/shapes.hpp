@@ -74,7 +74,8 @@ class Polygon {
 
   /// Index of the core vertex farthest along `direction`. O(n) for inline polygons (the first of
   /// equals), O(log n) for larger ones (binary search over the normals' angles, then a local check).
-  int support_index(Vec2 direction) const {
+  /// Always inlined, as transformed_support is: the support loops of GJK and the casts call it.
+  [[gnu::always_inline]] int support_index(Vec2 direction) const {
     if (count_ > polygon_inline_capacity) return support_index_by_search(direction);
     int best = 0;
     Real best_value = dot(inline_vertices_[0], direction);
@@ -82,7 +83,7 @@ class Polygon {
     return best;
   }
   /// The core vertex farthest along `direction`.
-  Vec2 support(Vec2 direction) const { return vertex_data()[support_index(direction)]; }
+  [[gnu::always_inline]] Vec2 support(Vec2 direction) const { return vertex_data()[support_index(direction)]; }
   Real rounding_radius() const { return radius_; }
 
  private:

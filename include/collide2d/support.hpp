@@ -18,8 +18,10 @@ concept ConvexSupport = requires(const T& shape, Vec2 direction) {
 };
 
 /// The support point of `shape` placed by `transform`, with direction and result in the parent frame.
+/// Always inlined: GCC kept it a call in the shape cast's loop, which then spilled every
+/// floating-point value it holds at each support point (shape_cast polygon4 226 -> 192 ns).
 template <ConvexSupport S>
-constexpr Vec2 transformed_support(const S& shape, const Transform& transform, Vec2 direction) {
+[[gnu::always_inline]] constexpr Vec2 transformed_support(const S& shape, const Transform& transform, Vec2 direction) {
   return transform_point(transform, shape.support(inverse_rotate(transform.rotation, direction)));
 }
 
