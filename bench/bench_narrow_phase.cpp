@@ -204,16 +204,21 @@ void register_distance(const PairFamily<ShapeA, ShapeB>& family) {
     };
     Agreement agreement;
     std::size_t distance_mismatch = 0;
+    double ours_searches = 0, box2d_searches = 0;  // support searches per query (ours: GJK's start is one)
     for (std::size_t i = 0; i < case_count; ++i) {
       const auto& pair = set.cases[i];
       const collide2d::DistanceResult ours = collide2d::distance(pair.a, pair.transform_a, pair.b, pair.transform_b);
       const b2DistanceOutput output = box2d_distance(i);
+      ours_searches += ours.iterations;
+      box2d_searches += output.iterations;
       agreement.add(ours.overlapping, output.distance == 0, pair.gap);
       if (std::abs(double(ours.distance) - double(output.distance)) > 1e-3) ++distance_mismatch;
     }
     time_cases(state, box2d_distance);
     agreement.report(state);
     state.counters["distance_mismatch"] = double(distance_mismatch);
+    state.counters["ours_support_searches"] = ours_searches / case_count;
+    state.counters["box2d_support_searches"] = box2d_searches / case_count;
   });
   add_benchmark(benchmark_name("distance_warm", family.name, "box2d"), [box2d](benchmark::State& state) {
     const auto& peer = *box2d->get();
