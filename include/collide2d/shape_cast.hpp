@@ -16,6 +16,7 @@
 #include <cmath>
 #include <numbers>
 #include <optional>
+#include <type_traits>
 
 #include "collide2d/algorithms.hpp"
 #include "collide2d/tolerance.hpp"
@@ -492,9 +493,12 @@ std::optional<CastHit> cast_from_touching(const A& a, const Transform& transform
 /// options.max_iterations; GJK's refinements between two moves by gjk()'s own cap, which ends
 /// the cast with iteration_cap at the time reached (safe) unless the support plane still proves
 /// a move.
-template <ConvexSupport A, ConvexSupport B, class TouchingAtStart>
-std::optional<CastHit> gjk_ray_cast(const A& a, const Transform& transform_a, const B& b, const Transform& transform_b, Vec2 translation_b,
-                                    const CastOptions& options, TouchingAtStart touching_at_start) {
+/// `search_b` is B's support as the searches take it: B itself (placed by b_to_a at each search),
+/// or a PlacedPolygonSupport of it, placed in A's frame at the start (by the caller) and again at
+/// each move. EPA takes B itself.
+template <ConvexSupport A, ConvexSupport B, ConvexSupport SearchB, class TouchingAtStart>
+std::optional<CastHit> gjk_ray_cast(const A& a, const Transform& transform_a, const B& b, SearchB& search_b, const Transform& transform_b,
+                                    Vec2 translation_b, const CastOptions& options, TouchingAtStart touching_at_start) {
   const Real radius_a = a.rounding_radius(), radius_b = b.rounding_radius(), radii = radius_a + radius_b;
   const Real stop_distance = radii + options.target_separation;
   const Transform start = inverse_compose(transform_a, transform_b);
@@ -504,7 +508,7 @@ std::optional<CastHit> gjk_ray_cast(const A& a, const Transform& transform_a, co
   UninitializedArray<MeasuredSimplex, 1> simplex_storage;  // every vertex below `count` is written before it is read
   MeasuredSimplex& simplex = simplex_storage[0];
   const Vec2 toward_origin = length_squared(start.position) > 0 ? -start.position : Vec2{1, 0};
-  minkowski_support(a, b, b_to_a, toward_origin, simplex.vertices[0]);
+  minkowski_support(a, search_b, b_to_a, toward_origin, simplex.vertices[0]);
   simplex.measure(0, PlacementRoundOff(b_to_a));
   simplex.count = 1;
   BarycentricWeights weights;
@@ -535,7 +539,7 @@ std::optional<CastHit> gjk_ray_cast(const A& a, const Transform& transform_a, co
       return place_contact(hit, time, transform_a, expansion.normal, expansion.point_a, expansion.point_b, radius_a, radius_b);
     }
     MeasuredVertex& next = simplex.vertices[simplex.count];
-    minkowski_support(a, b, b_to_a, -toward.search, next);
+    minkowski_support(a, search_b, b_to_a, -toward.search, next);
     ++refinements;
     const Real scaled_lower = dot(next.point, toward.search);
     const bool repeated = holds_point(simplex, next.point);
@@ -581,6 +585,7 @@ std::optional<CastHit> gjk_ray_cast(const A& a, const Transform& transform_a, co
     refined = false;  // the simplex moves with D: the reduction may drop any of its points
     time += step;
     b_to_a.position = start.position + time * motion;
+    if constexpr (requires { SearchB::placed; }) search_b.place(b_to_a);
     if (!repeated) ++simplex.count;  // a new support point joins the moved simplex
     const Vec2 shift = step * motion;
     const PlacementRoundOff placement(b_to_a);
@@ -604,7 +609,13 @@ template <ConvexSupport A, ConvexSupport B>
 [[nodiscard]] std::optional<CastHit> shape_cast(const A& a, const Transform& transform_a, const B& b, const Transform& transform_b,
                                                 Vec2 translation_b, const CastOptions& options = {}) {
   auto touching_at_start = [&] { return detail::cast_from_touching(a, transform_a, b, transform_b, translation_b, options); };
-  return detail::gjk_ray_cast(a, transform_a, b, transform_b, translation_b, options, touching_at_start);
+  if constexpr (std::is_same_v<B, Polygon>) {
+    if (b.count() <= polygon_inline_capacity) {
+      detail::PlacedPolygonSupport placed_b(b, inverse_compose(transform_a, transform_b));
+      return detail::gjk_ray_cast(a, transform_a, b, placed_b, transform_b, translation_b, options, touching_at_start);
+    }
+  }
+  return detail::gjk_ray_cast(a, transform_a, b, b, transform_b, translation_b, options, touching_at_start);
 }
 
 /// shape_cast() with a circle on either side, in closed form: the circle's centre travels along a

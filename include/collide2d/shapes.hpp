@@ -54,6 +54,18 @@ struct Segment {
 /// their support function scans the vertices; larger ones use a binary search over edge normals.
 inline constexpr int polygon_inline_capacity = 8;
 
+namespace detail {
+/// Index of the point of `points` (the first `count`, at least one) farthest along `direction`,
+/// the first of equals: every point's dot product, the index kept by keep_larger's mask, with no
+/// branch on which point wins. Polygon::support_index and GJK's placed polygons search with it.
+[[gnu::always_inline]] inline int farthest_point_index(const Vec2* points, int count, Vec2 direction) {
+  int best = 0;
+  Real best_value = dot(points[0], direction);
+  for (int i = 1; i < count; ++i) keep_larger(dot(points[i], direction), i, best_value, best);
+  return best;
+}
+}  // namespace detail
+
 /// A convex polygon with any number of vertices (>= 3), stored counter-clockwise with no
 /// duplicate or collinear vertices, optionally rounded by `radius()`. Build one with
 /// make_polygon, make_box or convex_hull + make_polygon; the invariants are checked there.
@@ -77,10 +89,7 @@ class Polygon {
   /// Always inlined, as transformed_support is: the support loops of GJK and the casts call it.
   [[gnu::always_inline]] int support_index(Vec2 direction) const {
     if (count_ > polygon_inline_capacity) return support_index_by_search(direction);
-    int best = 0;
-    Real best_value = dot(inline_vertices_[0], direction);
-    for (int i = 1; i < count_; ++i) keep_larger(dot(inline_vertices_[i], direction), i, best_value, best);
-    return best;
+    return detail::farthest_point_index(inline_vertices_.data(), count_, direction);
   }
   /// The core vertex farthest along `direction`.
   [[gnu::always_inline]] Vec2 support(Vec2 direction) const { return vertex_data()[support_index(direction)]; }
