@@ -21,6 +21,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -67,11 +68,22 @@ bool support_searches_out_of_line(const S& shape) {
 /// (within direction_tolerance, so the vertex named is the farthest up to round-off), the sides of
 /// normals 0 and 1 the direction lies on name it: two dot products where the polygon's own search
 /// takes four and three selects. gjk() runs on two of these when both polygons are rectangles,
-/// so that other polygons' support pays no test for the case.
+/// so that other polygons' support pays no test for the case: A's in its own frame, B's placed in
+/// A's (as PlacedPolygonSupport places a polygon, and for the same reason).
 class RectangleSupport {
  public:
+  /// support() answers in the frame the rectangle was placed in: minkowski_support places nothing.
+  static constexpr bool placed = true;
+  /// The rectangle in its own frame.
   explicit RectangleSupport(const Polygon& rectangle)
-      : vertices_(rectangle.vertices().data()), first_normal_(rectangle.normals()[0]), second_normal_(rectangle.normals()[1]),
+      : vertices_{rectangle.vertices()[0], rectangle.vertices()[1], rectangle.vertices()[2], rectangle.vertices()[3]},
+        first_normal_(rectangle.normals()[0]), second_normal_(rectangle.normals()[1]), radius_(rectangle.radius()) {}
+  /// The rectangle placed by `placement` (its vertices by transform_point, as transformed_support
+  /// places the one it finds).
+  RectangleSupport(const Polygon& rectangle, const Transform& placement)
+      : vertices_{transform_point(placement, rectangle.vertices()[0]), transform_point(placement, rectangle.vertices()[1]),
+                  transform_point(placement, rectangle.vertices()[2]), transform_point(placement, rectangle.vertices()[3])},
+        first_normal_(rotate(placement.rotation, rectangle.normals()[0])), second_normal_(rotate(placement.rotation, rectangle.normals()[1])),
         radius_(rectangle.radius()) {}
   Vec2 support(Vec2 direction) const {
     // (against the first, against the second) names vertex (no, no) 1, (no, yes) 0, (yes, no) 2,
@@ -83,8 +95,8 @@ class RectangleSupport {
   Real rounding_radius() const { return radius_; }
 
  private:
-  const Vec2* vertices_;  // the rectangle's four vertices, counter-clockwise
-  Vec2 first_normal_, second_normal_;  // outward normals of edges 0 and 1
+  std::array<Vec2, 4> vertices_;       // the rectangle's four vertices, counter-clockwise, placed
+  Vec2 first_normal_, second_normal_;  // outward normals of edges 0 and 1, placed
   Real radius_;
 };
 
@@ -117,10 +129,6 @@ class PlacedPolygonSupport {
   UninitializedArray<Vec2, polygon_inline_capacity> placed_;  // the first count_ are set
 };
 
-/// gjk() on two rectangles, out of line so that the general polygon path keeps its own code.
-[[gnu::noinline]] inline GjkResult gjk_of_rectangles(const Polygon& a, const Polygon& b, const Transform& b_to_a, const GjkOptions& options) {
-  return collide2d::gjk(RectangleSupport(a), RectangleSupport(b), b_to_a, options);
-}
 
 /// minkowski_support's body: each shape's support point, B's placed in A's frame, and their difference.
 template <ConvexSupport A, ConvexSupport B>
@@ -491,6 +499,11 @@ template <ConvexSupport A, ConvexSupport B>
                    .tolerance = tolerance,
                    .iterations = iterations,
                    .status = status};
+}
+
+/// gjk() on two rectangles, out of line so that the general polygon path keeps its own code.
+[[gnu::noinline]] inline GjkResult gjk_of_rectangles(const Polygon& a, const Polygon& b, const Transform& b_to_a, const GjkOptions& options) {
+  return gjk_loop(RectangleSupport(a), RectangleSupport(b, b_to_a), b_to_a, options);
 }
 
 }  // namespace detail
