@@ -1,6 +1,8 @@
 // collide2d/detail/gjk_epa.hpp — template bodies of gjk() and epa(); include algorithms.hpp instead.
 //
 // GJK outline (Gilbert, Johnson & Keerthi 1988; Ericson, "Real-Time Collision Detection" §9.5):
+//   0. a polygon B of up to 8 vertices (and a rectangle) is placed in A's frame once, so that each
+//      support search of D below is a scan of placed points (PlacedPolygonSupport);
 //   1. start from the cached simplex, or one support point of D = B - A toward the origin;
 //   2. reduce the simplex to the sub-simplex nearest the origin (barycentric Voronoi tests) and
 //      take its closest point v;
