@@ -2,7 +2,8 @@
 
 // Shape construction and the per-shape helpers: make_polygon (welding, collinear points, winding,
 // every refusal with its kind and index), make_box, convex_hull, Polygon::support_index against a
-// brute-force scan, compute_aabb, size_scale and Result.
+// brute-force scan, GJK's placed support searches against the search in the shape's own frame,
+// compute_aabb, size_scale and Result.
 
 #include <algorithm>
 #include <cmath>
@@ -407,6 +408,63 @@ TEST(Polygon, KeepLargerKeepsTheFirstOfTheLargest) {
     }
   }
   EXPECT_EQ(checked, 33);
+}
+
+// GJK's placed searches (detail::PlacedPolygonSupport for polygons of up to 8 vertices, the placed
+// detail::RectangleSupport for rectangles) against the search in the polygon's own frame with the
+// vertex placed after (transformed_support): every answer is one of the vertices transform_point
+// places, the same one, or where they differ, one as far along the direction to within the
+// round-off of placing and projecting them. Half of the directions are a placed edge's normal,
+// along which the edge's two ends tie; half the poses lie far from the origin.
+TEST(Polygon, PlacedSupportFindsTheVertexTheSearchInItsOwnFramePlaces) {
+  std::mt19937 random(1208);
+  std::uniform_real_distribution<double> unit(-1, 1), angle(0, 2 * std::numbers::pi);
+  const Real far = kFloat ? Real(1e5) : Real(1e8);
+  int checks = 0, random_checks = 0, random_same = 0;
+  // True when `found` is `expected` itself.
+  auto check = [&](Vec2 found, Vec2 expected, Vec2 direction, const Polygon& polygon, const Transform& placement) {
+    ++checks;
+    bool placed_vertex = false;
+    for (const Vec2 vertex : polygon.vertices()) placed_vertex = placed_vertex || transform_point(placement, vertex) == found;
+    EXPECT_TRUE(placed_vertex) << "trial " << checks;
+    if (found == expected) return true;
+    const Real gap = std::abs(dot(found, direction) - dot(expected, direction));
+    const Real band = 64 * std::numeric_limits<Real>::epsilon() * (std::abs(found.x) + std::abs(found.y) + std::abs(expected.x) + std::abs(expected.y)) *
+                      (std::abs(direction.x) + std::abs(direction.y));
+    EXPECT_LE(gap, band) << "trial " << checks;
+    return false;
+  };
+  for (int trial = 0; trial < 3000; ++trial) {
+    const bool rectangle = trial % 5 == 0;
+    std::vector<Vec2> points;
+    const int count = 3 + trial % 6;
+    std::vector<double> angles;
+    for (int i = 0; i < count; ++i) angles.push_back(angle(random));
+    std::sort(angles.begin(), angles.end());
+    const Real radius = Real(0.1 + 2 * std::abs(unit(random)));
+    for (const double a : angles) points.push_back({radius * Real(std::cos(a)), radius * Real(std::sin(a))});
+    const Result<Polygon> made = rectangle ? make_box(Real(0.05 + std::abs(unit(random))), Real(0.05 + std::abs(unit(random))))
+                                           : make_polygon(points);
+    if (!made) continue;  // too few distinct points
+    const Polygon& polygon = made.value();
+    ASSERT_LE(polygon.count(), polygon_inline_capacity);
+    const Real offset = trial % 2 == 0 ? far : Real(1);
+    const Transform placement = Transform::from({offset * Real(unit(random)), offset * Real(unit(random))}, Real(angle(random)));
+    const detail::PlacedPolygonSupport placed(polygon, placement);
+    for (int d = 0; d < 16; ++d) {
+      const Vec2 direction = d % 2 == 0 ? rotate(placement.rotation, polygon.normals()[static_cast<std::size_t>(d / 2 % polygon.count())])
+                                        : Vec2{Real(unit(random)), Real(unit(random))};
+      const Vec2 expected = transformed_support(polygon, placement, direction);
+      const bool same = check(placed.support(direction), expected, direction, polygon, placement);
+      if (d % 2 == 1) {
+        ++random_checks;
+        random_same += same ? 1 : 0;
+      }
+      if (polygon.is_rectangle()) check(detail::RectangleSupport(polygon, placement).support(direction), expected, direction, polygon, placement);
+    }
+  }
+  EXPECT_GT(checks, 50000);
+  EXPECT_GT(random_same, random_checks * 99 / 100);  // a random direction seldom meets a tie: the very same point
 }
 
 TEST(Polygon, LargeRegularPolygonNormalsOrdered) {
