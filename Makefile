@@ -92,8 +92,9 @@ FUZZ_TARGETS = fuzz_world fuzz_mover fuzz_pair_queries fuzz_scene_json fuzz_outl
 FUZZ_SECONDS ?= 600
 FUZZ_RUNS ?= 200000
 # The mover target is slower (a world and a move per input, about 1,300 inputs a second under
-# ASan), so its smoke runs fewer: 60,000 took about 50 seconds on the Intel host, 92-97 on the AMD EPYC. Inputs a target breaks that are not
-# yet fixed wait in fuzz/open/TARGET (CHANGELOG, "Known"), outside the smoke's seeds.
+# ASan), so its smoke runs fewer: 60,000 took about 50 seconds on the Intel host, 92-97 on the
+# AMD EPYC. Inputs a target breaks that are not yet fixed wait in fuzz/open/TARGET (CHANGELOG,
+# "Known"), outside the smoke's seeds.
 FUZZ_MOVER_RUNS ?= 60000
 # The smoke's targets run side by side, one per core: each is its own process with its own seed
 # directory, corpus and log, so each explores as it did when they ran one after another. On the

@@ -131,7 +131,6 @@ class PlacedPolygonSupport {
   UninitializedArray<Vec2, polygon_inline_capacity> placed_;  // the first count_ are set
 };
 
-
 /// minkowski_support's body: each shape's support point, B's placed in A's frame, and their difference.
 template <ConvexSupport A, ConvexSupport B>
 [[gnu::always_inline]] inline void write_minkowski_support(const A& a, const B& b, const Transform& b_to_a, Vec2 direction, MinkowskiVertex& vertex) {
@@ -396,10 +395,6 @@ template <class AnySimplex>
   const Vec2 search = side > 0 ? left_perpendicular(edge) : right_perpendicular(edge);
   return {search, dot(search, first), true};
 }
-
-}  // namespace detail
-
-namespace detail {
 
 /// gjk()'s loop, on B's support as given (a PlacedPolygonSupport's is placed in A's frame once;
 /// any other shape's is placed by b_to_a at each search).
